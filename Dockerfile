@@ -1,0 +1,22 @@
+# The application image: the API (gunicorn), the Celery worker and beat all run from it.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    GOLF_VAR_DIR=/app/var
+
+WORKDIR /app
+RUN useradd --create-home --uid 1000 golf
+
+COPY requirements.lock ./
+RUN pip install --no-cache-dir --require-hashes -r requirements.lock
+
+COPY . .
+RUN mkdir -p /app/var \
+    && DEBUG=1 python manage.py collectstatic --noinput \
+    && chown -R golf:golf /app/var
+
+USER golf
+EXPOSE 8000
+CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "4", "--threads", "4", "--access-logfile", "-"]

@@ -1,0 +1,1 @@
+"""The pure Golf rules engine: no framework imports, no clock, no global randomness."""

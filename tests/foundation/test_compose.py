@@ -1,0 +1,50 @@
+"""docker-compose.yml describes the production-like stack (no Docker engine runs here)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def compose() -> dict:
+    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+
+
+def test_the_stack_has_its_services(compose):
+    assert {"db", "redis", "web", "worker", "beat"} <= set(compose["services"])
+
+
+def test_backing_services_have_health_checks(compose):
+    for name in ("db", "redis", "web"):
+        assert compose["services"][name]["healthcheck"]["test"], name
+
+
+@pytest.mark.parametrize("name", ["web", "worker", "beat"])
+def test_app_services_are_wired_to_db_and_redis(compose, name):
+    service = compose["services"][name]
+    env = service["environment"]
+    assert "@db:5432/" in env["DATABASE_URL"]
+    assert env["CELERY_BROKER_URL"].startswith("redis://redis:6379/")
+    assert env["DEBUG"] == "0"
+    assert service["depends_on"]["db"]["condition"] == "service_healthy"
+    assert service["depends_on"]["redis"]["condition"] == "service_healthy"
+    assert service["build"] == "."
+
+
+def test_commands_start_the_right_processes(compose):
+    services = compose["services"]
+    assert services["web"]["command"][:2] == ["gunicorn", "config.wsgi"]
+    assert services["worker"]["command"][:4] == ["celery", "-A", "config", "worker"]
+    assert services["beat"]["command"][:4] == ["celery", "-A", "config", "beat"]
+    assert services["web"]["ports"] == ["8000:8000"]
+
+
+def test_dockerfile_installs_the_locked_requirements():
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert "--require-hashes -r requirements.lock" in dockerfile
+    assert (ROOT / "requirements.lock").exists()

@@ -1,0 +1,66 @@
+"""Settings come from the environment, with safe production defaults and clear errors."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PRODUCTION = {
+    "DEBUG": "0",
+    "SECRET_KEY": "k" * 50,
+    "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/golf",
+    "CELERY_BROKER_URL": "redis://127.0.0.1:6379/0",
+    "ALLOWED_HOSTS": "golf.example",
+}
+
+
+def load_settings(env: dict[str, str], expr: str = "settings.DEBUG"):
+    base = {k: v for k, v in os.environ.items() if k not in PRODUCTION}
+    return subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"import django; from django.conf import settings; django.setup(); print({expr})",
+        ],
+        cwd=ROOT,
+        env={**base, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_production_settings_load_when_everything_is_set():
+    result = load_settings(PRODUCTION, "settings.DEBUG, settings.ALLOWED_HOSTS")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False ['golf.example']"
+
+
+@pytest.mark.parametrize(
+    "missing", ["SECRET_KEY", "DATABASE_URL", "ALLOWED_HOSTS", "CELERY_BROKER_URL"]
+)
+def test_production_refuses_to_start_without_a_required_setting(missing):
+    env = {k: v for k, v in PRODUCTION.items() if k != missing}
+    result = load_settings(env)
+    assert result.returncode != 0
+    assert f"{missing} must be set" in result.stderr
+
+
+def test_debug_mode_runs_on_embedded_defaults(tmp_path):
+    result = load_settings(
+        {"DEBUG": "1", "GOLF_VAR_DIR": str(tmp_path)},
+        "settings.DATABASES['default']['ENGINE'], settings.CELERY_BROKER_URL",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "django.db.backends.sqlite3 filesystem://"
+
+
+def test_a_malformed_boolean_is_a_clear_error():
+    result = load_settings({**PRODUCTION, "DEBUG": "maybe"})
+    assert result.returncode != 0
+    assert "DEBUG must be a boolean" in result.stderr
