@@ -1,0 +1,109 @@
+"""COM strength and speed: the arena over the comparisons the product promises.
+
+    .venv/bin/python bench/ai.py [--holes 2000] [--jobs 2] [--seed 1]
+
+Two-player six-card: hard vs normal, normal vs easy, easy vs random (levels alternate
+seats hole by hole). Three-player nine-card: hard, normal and easy at one table, and
+easy against two random movers. Prints each table's arena figures, then every target
+with PASS or FAIL:
+
+* hard beats normal: win rate >= 60% and >= 1.5 points per hole lower;
+* normal beats easy and easy beats random by a clear margin (95% intervals apart);
+* the same order in three-player nine-card golf;
+* decision time: normal median < 2 ms; hard median < 100 ms and p95 < 250 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from golf.engine.arena import print_summary, run_arena, summary
+from golf.engine.rules import Rules
+
+
+def table(preset: str, entries: list[str], holes: int, seed: int, jobs: int) -> dict[str, Any]:
+    started = time.perf_counter()
+    result = summary(run_arena(Rules.from_preset(preset), entries, holes, seed, jobs), entries)
+    print(
+        f"\n== {preset}, {len(entries)} players: {', '.join(entries)} ({holes} holes, "
+        f"{time.perf_counter() - started:.0f} s)"
+    )
+    print_summary(result)
+    return result
+
+
+def apart(result: dict[str, Any], better: int, worse: int) -> bool:
+    rows = result["entries"]
+    return rows[better]["ci95"][1] < rows[worse]["ci95"][0]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--holes", type=int, default=2000)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    h, j, s = args.holes, args.jobs, args.seed
+
+    hard_normal = table("six-card", ["hard", "normal"], h, s, j)
+    normal_easy = table("six-card", ["normal", "easy"], h, s, j)
+    easy_random = table("six-card", ["easy", "random"], h, s, j)
+    nine = table("nine-card", ["hard", "normal", "easy"], h, s, j)
+    nine_floor = table("nine-card", ["easy", "random", "random"], h, s, j)
+
+    hn = hard_normal["entries"]
+    n9 = nine["entries"]
+    times = {**normal_easy["decision_time"], **hard_normal["decision_time"]}
+    checks = [
+        (
+            "six-card: hard win rate vs normal >= 60%",
+            hn[0]["win_rate"] >= 0.60,
+            f"{100 * hn[0]['win_rate']:.1f}%",
+        ),
+        (
+            "six-card: hard >= 1.5 points/hole lower than normal",
+            hn[1]["mean_points"] - hn[0]["mean_points"] >= 1.5,
+            f"{hn[1]['mean_points'] - hn[0]['mean_points']:.2f} points",
+        ),
+        ("six-card: normal beats easy (95% CIs apart)", apart(normal_easy, 0, 1), ""),
+        ("six-card: easy beats random (95% CIs apart)", apart(easy_random, 0, 1), ""),
+        (
+            "nine-card x3: hard < normal < easy (95% CIs apart)",
+            apart(nine, 0, 1) and apart(nine, 1, 2),
+            " < ".join(f"{r['mean_points']:.2f}" for r in n9),
+        ),
+        (
+            "nine-card x3: easy beats random",
+            apart(nine_floor, 0, 1) and apart(nine_floor, 0, 2),
+            "",
+        ),
+        (
+            "normal median decision < 2 ms",
+            times["normal"]["median_ms"] < 2,
+            f"{times['normal']['median_ms']:.3f} ms",
+        ),
+        (
+            "hard median decision < 100 ms",
+            times["hard"]["median_ms"] < 100,
+            f"{times['hard']['median_ms']:.3f} ms",
+        ),
+        (
+            "hard p95 decision < 250 ms",
+            times["hard"]["p95_ms"] < 250,
+            f"{times['hard']['p95_ms']:.3f} ms",
+        ),
+    ]
+    print("\n== targets")
+    for name, ok, figure in checks:
+        print(f"{'PASS' if ok else 'FAIL'}  {name}  {figure}".rstrip())
+    return 0 if all(ok for _, ok, _ in checks) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
