@@ -178,3 +178,6 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
+
+# --- Game service ---------------------------------------------------------------------------
+COM_MOVE_DELAY_MS = env_int("COM_MOVE_DELAY_MS", 0)

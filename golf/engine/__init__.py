@@ -31,7 +31,13 @@ from golf.engine.errors import (
     MalformedEventError,
     RulesError,
 )
-from golf.engine.events import Event, event_from_json, event_from_payload, event_to_json
+from golf.engine.events import (
+    Event,
+    event_from_json,
+    event_from_payload,
+    event_payload,
+    event_to_json,
+)
 from golf.engine.rules import PRESETS, Rules
 from golf.engine.scoring import Outcome, score_grid, winners_of
 from golf.engine.state import COM, HUMAN, Phase, State, commitment_of, evolve, replay
@@ -70,6 +76,7 @@ __all__ = [
     "decide",
     "event_from_json",
     "event_from_payload",
+    "event_payload",
     "event_to_json",
     "evolve",
     "legal_actions",

@@ -58,7 +58,8 @@ def commitment_of(seed: bytes) -> str:
 
 @dataclass(frozen=True, slots=True)
 class State:
-    """One playthrough at one point. Seats are 0..n-1; holes count from 1."""
+    """One playthrough at one point. Seats are 0..n-1; holes count from 1; ``version`` is
+    the number of events folded in."""
 
     rules: Rules
     players: tuple[str, ...]
@@ -143,6 +144,7 @@ def _match_started(e: MatchStarted) -> State:
         rules=e.rules,
         players=e.players,
         seed=bytes.fromhex(e.seed),
+        version=1,
         totals=(0,) * len(e.players),
     )
 

@@ -210,3 +210,9 @@ def test_same_seed_same_match_and_different_seeds_different_deals():
     first = start_match(SIX, 3, seed_bytes(1))[1]
     second = start_match(SIX, 3, seed_bytes(2))[1]
     assert first.grids != second.grids
+
+
+def test_the_version_counts_the_events():
+    events = play(SIX.with_overrides(holes=1), 2)
+    assert replay(events).version == len(events)
+    assert replay(events[:1]).version == 1

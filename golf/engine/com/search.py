@@ -28,7 +28,7 @@ from golf.engine.views import View
 class Budget:
     samples: int = 48  # determinizations
     candidates: int = 6  # actions searched: the best ones by the expected-value evaluation
-    rounds: int = 50  # turns each seat may play in a rollout (enough to end nearly any hole)
+    rounds: int = 6  # turns each seat plays in a rollout before the position is scored
     clear_margin: float = 6.0  # skip the search when the evaluation's best leads by this
 
 

@@ -1,0 +1,34 @@
+"""Set up Django for a benchmark script against a PostgreSQL database of its own."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def setup(database: str = "golf_bench") -> None:
+    sys.path.insert(0, str(ROOT))
+    url = os.environ.get("BENCH_DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/{database}")
+    import psycopg
+
+    name = url.rsplit("/", 1)[1]
+    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
+        if not exists:
+            conn.execute(f'CREATE DATABASE "{name}"')
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        DEBUG="1",
+        DATABASE_URL=url,
+        CELERY_TASK_ALWAYS_EAGER="1",
+        LOG_LEVEL="WARNING",
+    )
+    os.environ.setdefault("CELERY_BROKER_URL", "memory://")
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)

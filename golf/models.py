@@ -1,0 +1,185 @@
+"""The match store: an append-only event log per match, and caches derived from it.
+
+``MatchEvent`` rows are the truth. ``Match`` read-model columns, ``Seat.to_act`` and
+``MatchSnapshot`` are caches that replaying the log can always rebuild. Every table that
+grows with play is keyed by match, so the store can be partitioned or sharded by match
+id later without a redesign.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class MatchStatus(models.TextChoices):
+    WAITING = "waiting", "waiting for players"
+    ACTIVE = "active", "active"
+    FINISHED = "finished", "finished"
+    ABORTED = "aborted", "aborted"
+
+
+ENDED_STATUSES = (MatchStatus.FINISHED, MatchStatus.ABORTED)
+
+
+class Match(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    game = models.CharField(max_length=32, default="golf")
+    preset = models.CharField(max_length=32)
+    rules = models.JSONField(help_text="the resolved rules, every option")
+    status = models.CharField(
+        max_length=16, choices=MatchStatus.choices, default=MatchStatus.WAITING
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="created_matches",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0, help_text="events in the log")
+    seed_commitment = models.CharField(max_length=64, help_text="SHA-256 of the secret seed")
+    # match options that are not game rules
+    hints_enabled = models.BooleanField(default=True)
+    turn_timeout = models.PositiveIntegerField(
+        null=True, blank=True, help_text="seconds a human may take for a turn"
+    )
+    # read model, rebuilt from the log on every write
+    hole = models.PositiveSmallIntegerField(default=0)
+    holes = models.PositiveSmallIntegerField(default=0)
+    phase = models.CharField(max_length=16, default="")
+    totals = models.JSONField(default=list)
+    winners = models.JSONField(default=list)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["status", "-updated_at"], name="golf_match_status_idx"),
+            models.Index(fields=["preset", "-created_at"], name="golf_match_preset_idx"),
+        ]
+        verbose_name_plural = "matches"
+
+    def __str__(self) -> str:
+        return f"{self.preset} match {self.id} ({self.status})"
+
+    @property
+    def ended(self) -> bool:
+        return self.status in ENDED_STATUSES
+
+
+class SeatKind(models.TextChoices):
+    HUMAN = "human", "human"
+    COM = "com", "computer"
+    OPEN = "open", "open (waiting for a human)"
+
+
+class ComLevel(models.TextChoices):
+    EASY = "easy", "easy"
+    NORMAL = "normal", "normal"
+    HARD = "hard", "hard"
+
+
+class Seat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=8, choices=SeatKind.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="seats",
+    )
+    com_level = models.CharField(max_length=8, choices=ComLevel.choices, blank=True)
+    to_act = models.BooleanField(default=False, help_text="read model: this seat must act")
+    joined_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "index"], name="golf_seat_unique_index"),
+            models.UniqueConstraint(
+                fields=["match", "user"],
+                condition=Q(user__isnull=False),
+                name="golf_seat_one_per_user",
+            ),
+            models.CheckConstraint(
+                condition=(Q(kind="human") & Q(user__isnull=False))
+                | (Q(kind="com") & Q(user__isnull=True) & ~Q(com_level=""))
+                | (Q(kind="open") & Q(user__isnull=True)),
+                name="golf_seat_kind_consistent",
+            ),
+        ]
+        indexes = [models.Index(fields=["user", "to_act"], name="golf_seat_user_idx")]
+
+    def __str__(self) -> str:
+        who = self.user or self.com_level or "open"
+        return f"seat {self.index}: {who}"
+
+
+class MatchEvent(models.Model):
+    """One event of a match's log. Rows are never changed or deleted (a trigger enforces it)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField(help_text="1, 2, 3, ... within the match")
+    type = models.CharField(max_length=40)
+    version = models.PositiveSmallIntegerField()
+    payload = models.JSONField()
+    actor = models.CharField(
+        max_length=64, help_text="who caused it: user:<id>, com:<level>, timer, system, staff:<id>"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seq"], name="golf_event_unique_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} #{self.seq} {self.type}"
+
+
+class MatchSnapshot(models.Model):
+    """The engine state after ``version`` events: a cache that spares replaying the log."""
+
+    match = models.OneToOneField(
+        Match, on_delete=models.CASCADE, primary_key=True, related_name="snapshot"
+    )
+    version = models.PositiveIntegerField()
+    state = models.JSONField()
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"snapshot of {self.match_id} at version {self.version}"
+
+
+class IdempotencyRecord(models.Model):
+    """The first result of an action submitted with an idempotency key."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="idempotency")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    key = models.CharField(max_length=128)
+    request_hash = models.CharField(max_length=64)
+    first_seq = models.PositiveIntegerField()
+    version = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "user", "key"], name="golf_idempotency_unique_key"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"idempotency key {self.key} on {self.match_id}"

@@ -1,0 +1,341 @@
+"""The match service: every write to a match goes through here.
+
+Writes follow one path (:func:`_write`): lock the match row, load its state (snapshot +
+tail), decide, append the events with their sequence numbers and hashes, refresh the
+read model and snapshot, and schedule side effects on commit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from golf import errors
+from golf.engine import (
+    COM,
+    HUMAN,
+    Event,
+    Phase,
+    Rules,
+    State,
+    abort_match,
+    action_from_json,
+    decide,
+    new_seed,
+    replay,
+    start_match,
+)
+from golf.engine.state import commitment_of
+from golf.models import (
+    ComLevel,
+    IdempotencyRecord,
+    Match,
+    MatchStatus,
+    Seat,
+    SeatKind,
+)
+from golf.store import append_events, canonical_json, load_state, save_snapshot
+
+logger = logging.getLogger(__name__)
+
+MATCH_OPTIONS = ("hints", "turn_timeout")
+
+
+@dataclass(frozen=True)
+class ActResult:
+    """What an action appended: events ``first_seq``..``version`` of the match."""
+
+    match: Match
+    first_seq: int
+    version: int
+    replayed: bool = False  # True when an idempotency key returned an earlier result
+
+
+# --- side effects, run after commit -----------------------------------------------------------
+def _after_commit(match_id: str, version: int) -> None:
+    """Wake waiting readers and hand COM turns and timers to the workers."""
+    from golf import tasks
+
+    tasks.schedule_followups(match_id, version)
+
+
+# --- the write path -----------------------------------------------------------------------------
+def _lock(match_id: object) -> Match:
+    try:
+        return Match.objects.select_for_update().get(pk=match_id)
+    except (Match.DoesNotExist, ValueError, TypeError, ValidationError):
+        raise errors.MatchNotFound("no such match") from None
+
+
+def _refresh_read_model(match: Match, state: State) -> None:
+    """Rebuild the match's read-model columns and seats' ``to_act`` from ``state``."""
+    match.hole = state.hole
+    match.holes = state.rules.holes
+    match.phase = state.phase.value
+    match.totals = list(state.totals)
+    match.winners = list(state.winners)
+    if state.phase is Phase.FINISHED:
+        match.status = MatchStatus.FINISHED
+    elif state.phase is Phase.ABORTED:
+        match.status = MatchStatus.ABORTED
+    if match.ended and match.ended_at is None:
+        match.ended_at = timezone.now()
+    match.turn_started_at = timezone.now()
+    to_act = set(state.seats_to_act())
+    for seat in match.seats.all():
+        flag = seat.index in to_act
+        if seat.to_act != flag:
+            Seat.objects.filter(pk=seat.pk).update(to_act=flag)
+    match.save()
+
+
+def _commit_events(match: Match, state: State | None, events: Sequence[Event], actor: str) -> State:
+    """Append ``events`` to a locked match (``state`` is its state before them, ``None`` for a
+    new match), refresh the caches, and schedule follow-ups on commit."""
+    append_events(match, events, actor)
+    new_state = replay(events, state)
+    _refresh_read_model(match, new_state)
+    save_snapshot(match, new_state, force=new_state.ended)
+    match_id, version = str(match.id), match.version
+    transaction.on_commit(lambda: _after_commit(match_id, version))
+    return new_state
+
+
+# --- creating and joining -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class SeatRequest:
+    type: str  # "me", "open", "com"
+    level: str = ""
+
+
+def _parse_seats(seats: Sequence[dict[str, Any]]) -> list[SeatRequest]:
+    if not isinstance(seats, (list, tuple)) or not seats:
+        raise errors.InvalidMatchRequest("seats must be a non-empty list", field="seats")
+    parsed = []
+    for i, item in enumerate(seats):
+        kind = item.get("type") if isinstance(item, dict) else None
+        if kind not in ("me", "open", "com"):
+            raise errors.InvalidMatchRequest(
+                f"seat {i}: type must be 'me', 'open' or 'com'", field="seats"
+            )
+        level = item.get("level", "normal") if kind == "com" else ""
+        if kind == "com" and level not in ComLevel.values:
+            raise errors.InvalidMatchRequest(
+                f"seat {i}: level must be one of {ComLevel.values}", field="seats"
+            )
+        parsed.append(SeatRequest(kind, level))
+    if sum(1 for s in parsed if s.type == "me") > 1:
+        raise errors.InvalidMatchRequest("at most one seat can be 'me'", field="seats")
+    return parsed
+
+
+@transaction.atomic
+def match_create(
+    *,
+    creator: AbstractBaseUser,
+    preset: str = "six-card",
+    rules: dict[str, Any] | None = None,
+    seats: Sequence[dict[str, Any]],
+    hints: bool = True,
+    turn_timeout: int | None = None,
+    seed: bytes | None = None,
+) -> Match:
+    """Create a match, commit to its secret seed and deal the first hole.
+
+    ``rules`` overrides the preset field by field. ``seats`` lists each seat as
+    ``{"type": "me"}``, ``{"type": "open"}`` or ``{"type": "com", "level": "hard"}``.
+    """
+    requests = _parse_seats(seats)
+    resolved = Rules.from_preset(preset, **(rules or {}))
+    kinds = [COM if s.type == "com" else HUMAN for s in requests]
+    seed = seed or new_seed()
+    events = start_match(resolved, kinds, seed)  # validates seats against the rules
+    if turn_timeout is not None and not 10 <= turn_timeout <= 30 * 24 * 3600:
+        raise errors.InvalidMatchRequest(
+            "turn_timeout must be between 10 seconds and 30 days", field="turn_timeout"
+        )
+    has_open = any(s.type == "open" for s in requests)
+    match = Match.objects.create(
+        preset=preset,
+        rules=resolved.to_json(),
+        status=MatchStatus.WAITING if has_open else MatchStatus.ACTIVE,
+        created_by=creator,
+        seed_commitment=commitment_of(seed),
+        hints_enabled=hints,
+        turn_timeout=turn_timeout,
+    )
+    now = timezone.now()
+    Seat.objects.bulk_create(
+        Seat(
+            match=match,
+            index=i,
+            kind={"me": SeatKind.HUMAN, "open": SeatKind.OPEN, "com": SeatKind.COM}[s.type],
+            user=creator if s.type == "me" else None,
+            com_level=s.level,
+            joined_at=now if s.type != "open" else None,
+        )
+        for i, s in enumerate(requests)
+    )
+    _commit_events(match, None, events, actor=f"user:{creator.pk}")
+    return match
+
+
+@transaction.atomic
+def match_join(*, match_id: object, user: AbstractBaseUser, seat: int | None = None) -> Seat:
+    """Take an open seat (the first one, or ``seat``)."""
+    match = _lock(match_id)
+    if match.ended:
+        raise errors.MatchNotActive("the match has ended")
+    seats = list(match.seats.all())
+    if any(s.user_id == user.pk for s in seats):
+        raise errors.AlreadySeated("you already have a seat in this match")
+    open_seats = [s for s in seats if s.kind == SeatKind.OPEN and (seat is None or s.index == seat)]
+    if not open_seats:
+        raise errors.NoOpenSeat(
+            "that seat is not open" if seat is not None else "the match has no open seat"
+        )
+    chosen = open_seats[0]
+    chosen.kind = SeatKind.HUMAN
+    chosen.user = user
+    chosen.joined_at = timezone.now()
+    chosen.save(update_fields=["kind", "user", "joined_at"])
+    if all(s.kind != SeatKind.OPEN for s in seats if s.pk != chosen.pk):
+        match.status = MatchStatus.ACTIVE
+        match.turn_started_at = timezone.now()
+        match.save(update_fields=["status", "turn_started_at", "updated_at"])
+        match_id_str, version = str(match.id), match.version
+        transaction.on_commit(lambda: _after_commit(match_id_str, version))
+    return chosen
+
+
+# --- acting ---------------------------------------------------------------------------------------
+def request_hash(action: Any, expected_version: int | None) -> str:
+    return hashlib.sha256(canonical_json([action, expected_version]).encode()).hexdigest()
+
+
+def seat_of(match: Match, user: AbstractBaseUser) -> Seat:
+    for seat in match.seats.all():
+        if seat.user_id == user.pk and seat.kind == SeatKind.HUMAN:
+            return seat
+    raise errors.NotAParticipant("you have no seat in this match")
+
+
+def match_act(
+    *,
+    match_id: object,
+    user: AbstractBaseUser,
+    action: Any,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> ActResult:
+    """Apply one action of ``user``'s seat. See the module docstring for the write path.
+
+    ``expected_version``, when given, must equal the match's version or nothing is written
+    (``version_conflict``). With ``idempotency_key``, a repeat of the same request returns
+    the first result and a different request with the same key is refused.
+    """
+    with transaction.atomic():
+        return _match_act(match_id, user, action, expected_version, idempotency_key)
+
+
+def _match_act(
+    match_id: object,
+    user: AbstractBaseUser,
+    action_json: Any,
+    expected_version: int | None,
+    idempotency_key: str | None,
+) -> ActResult:
+    match = _lock(match_id)
+    seat = seat_of(match, user)
+    digest = request_hash(action_json, expected_version)
+    if idempotency_key is not None:
+        record = IdempotencyRecord.objects.filter(
+            match=match, user=user, key=idempotency_key
+        ).first()
+        if record is not None:
+            if record.request_hash != digest:
+                raise errors.IdempotencyConflict(
+                    "this Idempotency-Key was used for a different request"
+                )
+            return ActResult(match, record.first_seq, record.version, replayed=True)
+    action = action_from_json(action_json)
+    if expected_version is not None and expected_version != match.version:
+        raise errors.VersionConflict(
+            f"the match is at version {match.version}, not {expected_version}",
+            current_version=match.version,
+        )
+    if match.status != MatchStatus.ACTIVE:
+        raise errors.MatchNotActive(
+            "the match is waiting for players"
+            if match.status == MatchStatus.WAITING
+            else "the match has ended"
+        )
+    state = load_state(match)
+    events = decide(state, seat.index, action)
+    first_seq = match.version + 1
+    _commit_events(match, state, events, actor=f"user:{user.pk}")
+    if idempotency_key is not None:
+        IdempotencyRecord.objects.create(
+            match=match,
+            user=user,
+            key=idempotency_key,
+            request_hash=digest,
+            first_seq=first_seq,
+            version=match.version,
+        )
+    return ActResult(match, first_seq, match.version)
+
+
+def match_act_for_seat(
+    *,
+    match_id: object,
+    seat_index: int,
+    choose: Callable[[State, Seat], Any],
+    expected_version: int,
+    actor: str,
+) -> ActResult | None:
+    """Play a move for a seat on the server's behalf (a COM, or a timed-out human).
+
+    ``choose(state, seat)`` returns the action, or ``None`` to do nothing. Returns
+    ``None`` when the match moved past ``expected_version`` or the seat is not to act:
+    such a request is stale and is dropped.
+    """
+    with transaction.atomic():
+        match = _lock(match_id)
+        if match.version != expected_version or match.status != MatchStatus.ACTIVE:
+            return None
+        seat = next((s for s in match.seats.all() if s.index == seat_index), None)
+        if seat is None:
+            return None
+        state = load_state(match)
+        if seat_index not in state.seats_to_act():
+            return None
+        action = choose(state, seat)
+        if action is None:
+            return None
+        events = decide(state, seat_index, action)
+        first_seq = match.version + 1
+        _commit_events(match, state, events, actor=actor)
+        return ActResult(match, first_seq, match.version)
+
+
+@transaction.atomic
+def match_abort(*, match_id: object, user: AbstractBaseUser, reason: str = "") -> Match:
+    """Stop a match (staff only); the seed is revealed."""
+    if not getattr(user, "is_staff", False):
+        raise errors.PermissionDenied("only staff may abort a match")
+    match = _lock(match_id)
+    if match.ended:
+        raise errors.MatchNotActive("the match has already ended")
+    state = load_state(match)
+    events = abort_match(state, reason or "aborted by staff")
+    _commit_events(match, state, events, actor=f"staff:{user.pk}")
+    return match

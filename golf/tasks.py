@@ -1,0 +1,115 @@
+"""Work that runs on Celery workers: COM turns (and, later, turn timers).
+
+Tasks take ids and call a service. They are idempotent: each carries the match version it
+was scheduled for, and the service drops it if the match has moved on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import random
+import threading
+
+from celery import shared_task
+from django.conf import settings
+from django.db import OperationalError, connection
+
+from golf.engine import view_for
+from golf.engine.com import choose_action
+from golf.models import Match, MatchStatus, SeatKind
+from golf.services import match_act_for_seat
+
+logger = logging.getLogger(__name__)
+NOTIFY_CHANNEL = "golf_match_events"
+
+_local = threading.local()
+
+
+def com_rng(match_id: str, version: int, seat: int) -> random.Random:
+    """The COM's random source: from public facts only, never from the match seed."""
+    digest = hashlib.sha256(f"com:{match_id}:{version}:{seat}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def notify(match_id: str, version: int) -> None:
+    """Tell listeners (long-polling readers) that the match has new events."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_notify(%s, %s)", [NOTIFY_CHANNEL, f"{match_id}:{version}"])
+
+
+def schedule_followups(match_id: str, version: int) -> None:
+    """After a commit: notify readers, and enqueue a COM turn if a COM must act."""
+    try:
+        notify(match_id, version)
+    except Exception:  # a notification is best effort; readers also poll
+        logger.exception("could not notify listeners of match %s", match_id)
+    com_to_act = Match.objects.filter(
+        pk=match_id,
+        status=MatchStatus.ACTIVE,
+        version=version,
+        seats__kind=SeatKind.COM,
+        seats__to_act=True,
+    ).exists()
+    if com_to_act:
+        _enqueue_com_turn(match_id, version)
+
+
+def _enqueue_com_turn(match_id: str, version: int) -> None:
+    delay = settings.COM_MOVE_DELAY_MS / 1000
+    if not play_com_turn.app.conf.task_always_eager:
+        play_com_turn.apply_async(args=(match_id, version), countdown=delay or None)
+        return
+    # Eager mode (tests, development): run chained COM turns in a loop, not recursively.
+    pending = getattr(_local, "pending", None)
+    if pending is not None:
+        pending.append((match_id, version))
+        return
+    _local.pending = [(match_id, version)]
+    try:
+        while _local.pending:
+            mid, ver = _local.pending.pop(0)
+            play_com_turn.apply(args=(mid, ver))
+    finally:
+        _local.pending = None
+
+
+def com_move(match_id: str, expected_version: int) -> bool:
+    """Play the move of the first COM seat to act; False when the request is stale."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return False
+    com_seats = {s.index: s for s in match.seats.all() if s.kind == SeatKind.COM}
+    candidates = sorted(i for i, s in com_seats.items() if s.to_act)
+    if not candidates:
+        return False
+    seat_index = candidates[0]
+    level = com_seats[seat_index].com_level
+
+    def choose(state, seat):  # type: ignore[no-untyped-def]
+        view = view_for(state, seat.index)
+        return choose_action(level, view, state.rules, com_rng(match_id, state.version, seat.index))
+
+    result = match_act_for_seat(
+        match_id=match_id,
+        seat_index=seat_index,
+        choose=choose,
+        expected_version=expected_version,
+        actor=f"com:{level}",
+    )
+    return result is not None
+
+
+@shared_task(
+    acks_late=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+    soft_time_limit=20,
+    time_limit=30,
+)
+def play_com_turn(match_id: str, expected_version: int) -> bool:
+    """Play one COM move for ``match_id`` if it is still at ``expected_version``."""
+    return com_move(match_id, expected_version)
