@@ -1,3 +1,22 @@
+from django.urls import path
+
+from api import views
+
 app_name = "api"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("accounts/register", views.RegisterView.as_view(), name="register"),
+    path("auth/token", views.TokenView.as_view(), name="token"),
+    path("me", views.MeView.as_view(), name="me"),
+    path("rulesets", views.RulesetsView.as_view(), name="rulesets"),
+    path("matches", views.MatchListView.as_view(), name="matches"),
+    path("matches/<uuid:match_id>", views.MatchDetailView.as_view(), name="match"),
+    path("matches/<uuid:match_id>/join", views.JoinView.as_view(), name="join"),
+    path("matches/<uuid:match_id>/abort", views.AbortView.as_view(), name="abort"),
+    path("matches/<uuid:match_id>/actions", views.ActionView.as_view(), name="actions"),
+    path("matches/<uuid:match_id>/hint", views.HintView.as_view(), name="hint"),
+    path("matches/<uuid:match_id>/events", views.EventsView.as_view(), name="events"),
+    path("matches/<uuid:match_id>/states/<int:version>", views.StateView.as_view(), name="state"),
+    path("matches/<uuid:match_id>/audit", views.AuditView.as_view(), name="audit"),
+    path("matches/<uuid:match_id>/export", views.ExportView.as_view(), name="export"),
+]

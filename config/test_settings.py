@@ -16,3 +16,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 CELERY_TASK_ALWAYS_EAGER = True
 STATIC_ROOT = None  # served by the finders in tests; collectstatic is a deployment step
 WHITENOISE_USE_FINDERS = True
+REST_FRAMEWORK = {
+    **REST_FRAMEWORK,  # noqa: F405
+    "DEFAULT_THROTTLE_RATES": dict.fromkeys(("anon", "user", "auth", "actions"), "10000/min"),
+}

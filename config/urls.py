@@ -13,3 +13,6 @@ urlpatterns = [
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
     path("api/", include("api.urls")),
 ]
+
+handler404 = "api.problems.not_found"
+handler500 = "api.problems.server_error"

@@ -1,0 +1,178 @@
+"""One error format for the whole API: RFC 9457 problem details plus a stable ``code``.
+
+Every error response is ``application/problem+json``::
+
+    {"type": "tag:golf-backend,2026:problem/not_your_turn", "title": "Illegal action",
+     "status": 422, "detail": "it is seat 1's turn", "code": "not_your_turn"}
+
+with ``errors`` (field -> messages) for validation problems. Domain errors are raised
+as exceptions anywhere below the views and mapped here, once.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
+from django.http import Http404, JsonResponse
+from rest_framework import exceptions
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from golf import errors as service_errors
+from golf.engine import IllegalActionError, MalformedActionError, RulesError
+
+logger = logging.getLogger(__name__)
+
+PROBLEM_CONTENT_TYPE = "application/problem+json"
+TYPE_PREFIX = "tag:golf-backend,2026:problem/"
+
+
+class ApiProblem(exceptions.APIException):
+    """An error raised by a view with an explicit status and code."""
+
+    def __init__(self, status: int, code: str, title: str, detail: str, **extra: Any) -> None:
+        super().__init__(detail)
+        self.status_code = status
+        self.problem_code = code
+        self.title = title
+        self.extra = extra
+
+
+def problem(
+    status: int,
+    code: str,
+    title: str,
+    detail: str,
+    headers: dict[str, str] | None = None,
+    **extra: Any,
+) -> Response:
+    body = {
+        "type": TYPE_PREFIX + code,
+        "title": title,
+        "status": status,
+        "detail": detail,
+        "code": code,
+        **extra,
+    }
+    response = Response(body, status=status, headers=headers, content_type=PROBLEM_CONTENT_TYPE)
+    return response
+
+
+def _field_errors(detail: Any, prefix: str = "") -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            if key == "non_field_errors" and prefix:
+                name = prefix
+            elif isinstance(key, int) or str(key).isdigit():
+                name = f"{prefix}[{key}]"
+            else:
+                name = f"{prefix}.{key}" if prefix else str(key)
+            out.update(_field_errors(value, name))
+    elif isinstance(detail, list):
+        if all(not isinstance(v, (dict, list)) for v in detail):
+            out[prefix or "non_field_errors"] = [str(v) for v in detail]
+        else:
+            for i, value in enumerate(detail):
+                out.update(_field_errors(value, f"{prefix}[{i}]" if prefix else str(i)))
+    else:
+        out[prefix or "non_field_errors"] = [str(detail)]
+    return out
+
+
+_DRF_CODES: dict[type, tuple[str, str]] = {
+    exceptions.NotAuthenticated: ("not_authenticated", "Authentication required"),
+    exceptions.AuthenticationFailed: ("authentication_failed", "Authentication failed"),
+    exceptions.PermissionDenied: ("permission_denied", "Permission denied"),
+    exceptions.NotFound: ("not_found", "Not found"),
+    exceptions.MethodNotAllowed: ("method_not_allowed", "Method not allowed"),
+    exceptions.NotAcceptable: ("not_acceptable", "Not acceptable"),
+    exceptions.UnsupportedMediaType: ("unsupported_media_type", "Unsupported media type"),
+    exceptions.ParseError: ("malformed_request", "Malformed request"),
+    exceptions.Throttled: ("throttled", "Too many requests"),
+}
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF's exception handler, speaking problem+json with stable codes."""
+    if isinstance(exc, ApiProblem):
+        return problem(exc.status_code, exc.problem_code, exc.title, str(exc.detail), **exc.extra)
+    if isinstance(exc, service_errors.ServiceError):
+        extra = dict(exc.extra)
+        field = extra.pop("field", None)
+        if field:
+            extra["errors"] = {field: [exc.detail]}
+        return problem(exc.status, exc.code, exc.title, exc.detail, **extra)
+    if isinstance(exc, RulesError):
+        return problem(
+            400,
+            "invalid_rules",
+            "Invalid rules",
+            str(exc),
+            errors={f"rules.{exc.field}": [str(exc)]},
+        )
+    if isinstance(exc, MalformedActionError):
+        return problem(400, "malformed_action", "Malformed action", exc.message)
+    if isinstance(exc, IllegalActionError):
+        return problem(422, exc.code, "Illegal action", exc.message)
+    if isinstance(exc, RequestDataTooBig):
+        return problem(
+            413, "request_too_large", "Request too large", "the request body is too large"
+        )
+    if isinstance(exc, SuspiciousOperation):
+        return problem(400, "malformed_request", "Malformed request", "the request was refused")
+    if isinstance(exc, Http404):
+        return problem(404, "not_found", "Not found", "nothing here")
+    if isinstance(exc, exceptions.ValidationError):
+        return problem(
+            400,
+            "validation_error",
+            "Invalid request",
+            "some fields are invalid",
+            errors=_field_errors(exc.detail),
+        )
+    if isinstance(exc, exceptions.APIException):
+        response = drf_exception_handler(exc, context)
+        code, title = next(
+            (v for k, v in _DRF_CODES.items() if isinstance(exc, k)),
+            (str(exc.default_code), "Request failed"),
+        )
+        headers = {}
+        if response is not None:
+            for name in ("Retry-After", "WWW-Authenticate", "Allow"):
+                if name in response:
+                    headers[name] = response[name]
+        detail = exc.detail if isinstance(exc.detail, str) else "request failed"
+        return problem(exc.status_code, code, title, str(detail), headers=headers)
+    return None
+
+
+def server_error(request: Any, *args: Any, **kwargs: Any) -> JsonResponse:
+    """The 500 handler: a problem body that reveals nothing about the failure."""
+    return JsonResponse(
+        {
+            "type": TYPE_PREFIX + "server_error",
+            "title": "Server error",
+            "status": 500,
+            "detail": "an unexpected error occurred",
+            "code": "server_error",
+        },
+        status=500,
+        content_type=PROBLEM_CONTENT_TYPE,
+    )
+
+
+def not_found(request: Any, exception: Exception | None = None) -> JsonResponse:
+    return JsonResponse(
+        {
+            "type": TYPE_PREFIX + "not_found",
+            "title": "Not found",
+            "status": 404,
+            "detail": "nothing here",
+            "code": "not_found",
+        },
+        status=404,
+        content_type=PROBLEM_CONTENT_TYPE,
+    )

@@ -1,0 +1,312 @@
+"""Request and response shapes of the API (also the OpenAPI schema's components)."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model, password_validation
+from drf_spectacular.utils import OpenApiExample, PolymorphicProxySerializer
+from rest_framework import serializers
+
+from golf.engine import PRESETS
+from golf.models import ComLevel, MatchStatus
+
+
+def card_field(**kwargs: object) -> serializers.CharField:
+    return serializers.CharField(
+        allow_null=True, help_text="card code such as 'KS' or 'XR'; null when hidden", **kwargs
+    )
+
+
+# --- problems -----------------------------------------------------------------------------
+class ProblemSerializer(serializers.Serializer):
+    type = serializers.CharField()
+    title = serializers.CharField()
+    status = serializers.IntegerField()
+    detail = serializers.CharField()
+    code = serializers.CharField(help_text="stable machine-readable error code")
+    errors = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        required=False,
+        help_text="field -> messages, for validation problems",
+    )
+
+
+# --- accounts -----------------------------------------------------------------------------
+class RegisterSerializer(serializers.Serializer):
+    username = serializers.RegexField(r"^[\w.@+-]{3,150}$", max_length=150)
+    password = serializers.CharField(
+        write_only=True, max_length=128, style={"input_type": "password"}
+    )
+    email = serializers.EmailField(required=False, allow_blank=True)
+
+    def validate_username(self, value: str) -> str:
+        if get_user_model().objects.filter(username__iexact=value).exists():
+            raise serializers.ValidationError("this username is taken")
+        return value
+
+    def validate(self, attrs: dict[str, str]) -> dict[str, str]:
+        user = get_user_model()(username=attrs["username"], email=attrs.get("email", ""))
+        password_validation.validate_password(attrs["password"], user)
+        return attrs
+
+
+class CredentialsSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=128, style={"input_type": "password"})
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField(help_text="send as 'Authorization: Token <token>'")
+
+
+class UserSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    email = serializers.CharField()
+    is_staff = serializers.BooleanField()
+
+
+class RegisteredSerializer(UserSerializer):
+    token = serializers.CharField()
+
+
+# --- rules --------------------------------------------------------------------------------
+class RuleOptionSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    type = serializers.CharField()
+    default = serializers.JSONField()
+    allowed = serializers.ListField(child=serializers.JSONField(), required=False)
+    description = serializers.CharField(required=False)
+    minimum = serializers.JSONField(required=False)
+    maximum = serializers.JSONField(required=False)
+
+
+class RulesetSerializer(serializers.Serializer):
+    preset = serializers.CharField()
+    rules = serializers.DictField(help_text="every option with this preset's value")
+    options = RuleOptionSerializer(many=True)
+
+
+# --- actions ------------------------------------------------------------------------------
+class _ActionBase(serializers.Serializer):
+    expected_version = serializers.IntegerField(
+        required=False, min_value=0, help_text="the version you acted on (or send If-Match)"
+    )
+
+
+class RevealActionSerializer(_ActionBase):
+    type = serializers.ChoiceField(choices=["reveal"])
+    position = serializers.IntegerField(min_value=0, help_text="an initial flip")
+
+
+class DrawActionSerializer(_ActionBase):
+    type = serializers.ChoiceField(choices=["draw"], help_text="draw from the stock")
+
+
+class TakeDiscardActionSerializer(_ActionBase):
+    type = serializers.ChoiceField(choices=["take_discard"])
+
+
+class SwapActionSerializer(_ActionBase):
+    type = serializers.ChoiceField(choices=["swap"])
+    position = serializers.IntegerField(min_value=0)
+
+
+class DiscardActionSerializer(_ActionBase):
+    type = serializers.ChoiceField(choices=["discard"])
+    flip = serializers.IntegerField(
+        min_value=0, required=False, allow_null=True, help_text="a face-down position to turn up"
+    )
+
+
+class UndoActionSerializer(_ActionBase):
+    type = serializers.ChoiceField(choices=["undo"])
+
+
+ACTION_SERIALIZERS = {
+    "reveal": RevealActionSerializer,
+    "draw": DrawActionSerializer,
+    "take_discard": TakeDiscardActionSerializer,
+    "swap": SwapActionSerializer,
+    "discard": DiscardActionSerializer,
+    "undo": UndoActionSerializer,
+}
+
+ActionRequest = PolymorphicProxySerializer(
+    component_name="Action",
+    serializers=list(ACTION_SERIALIZERS.values()),
+    resource_type_field_name="type",
+)
+
+ACTION_EXAMPLES = [
+    OpenApiExample("Reveal (initial flip)", value={"type": "reveal", "position": 0}),
+    OpenApiExample("Draw from the stock", value={"type": "draw", "expected_version": 7}),
+    OpenApiExample("Take the discard", value={"type": "take_discard"}),
+    OpenApiExample("Swap into position 4", value={"type": "swap", "position": 4}),
+    OpenApiExample("Discard, flipping position 2", value={"type": "discard", "flip": 2}),
+    OpenApiExample("Undo", value={"type": "undo"}),
+]
+
+
+class LegalActionSerializer(serializers.Serializer):
+    type = serializers.CharField()
+    position = serializers.IntegerField(required=False)
+    flip = serializers.IntegerField(required=False, allow_null=True)
+
+
+# --- views of a match ---------------------------------------------------------------------
+class DrawnSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    source = serializers.ChoiceField(choices=["stock", "discard"])
+    card = card_field()
+
+
+class FinalTurnsSerializer(serializers.Serializer):
+    finisher = serializers.IntegerField()
+    turns_left = serializers.IntegerField()
+
+
+class GameViewSerializer(serializers.Serializer):
+    """A match as one seat (or a spectator) may see it."""
+
+    seat = serializers.IntegerField(allow_null=True, help_text="your seat; null for a spectator")
+    version = serializers.IntegerField()
+    phase = serializers.ChoiceField(
+        choices=["not_dealt", "flips", "draw", "place", "hole_over", "finished", "aborted"]
+    )
+    hole = serializers.IntegerField()
+    holes = serializers.IntegerField()
+    dealer = serializers.IntegerField()
+    players = serializers.ListField(child=serializers.CharField())
+    seats_to_act = serializers.ListField(child=serializers.IntegerField())
+    grids = serializers.ListField(
+        child=serializers.ListField(child=card_field()),
+        help_text="each seat's grid in position order; null = face down",
+    )
+    flips_left = serializers.ListField(child=serializers.IntegerField())
+    stock_size = serializers.IntegerField()
+    discard = serializers.ListField(child=serializers.CharField(), help_text="bottom to top")
+    discard_top = card_field()
+    drawn = DrawnSerializer(allow_null=True)
+    turns_in_hole = serializers.IntegerField()
+    max_turns = serializers.IntegerField()
+    final_turns = FinalTurnsSerializer(allow_null=True)
+    totals = serializers.ListField(child=serializers.IntegerField())
+    hole_scores = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField())
+    )
+    last_hole_grids = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField())
+    )
+    winners = serializers.ListField(child=serializers.IntegerField())
+    legal_actions = LegalActionSerializer(many=True)
+    undo_available = serializers.BooleanField()
+    auto_moves = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="sequence numbers of moves the server made for you when your turn timed out",
+    )
+
+
+class SeatSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=["human", "com", "open"])
+    username = serializers.CharField(allow_null=True)
+    com_level = serializers.CharField(allow_null=True)
+    to_act = serializers.BooleanField()
+
+
+class MatchSummarySerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    preset = serializers.CharField()
+    status = serializers.ChoiceField(choices=MatchStatus.values)
+    version = serializers.IntegerField()
+    hole = serializers.IntegerField()
+    holes = serializers.IntegerField()
+    totals = serializers.ListField(child=serializers.IntegerField())
+    seats = SeatSerializer(many=True)
+    your_seat = serializers.IntegerField(allow_null=True)
+    your_turn = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+
+
+class MatchDetailSerializer(MatchSummarySerializer):
+    rules = serializers.DictField()
+    hints_enabled = serializers.BooleanField()
+    turn_timeout = serializers.IntegerField(allow_null=True)
+    seed_commitment = serializers.CharField(help_text="SHA-256 of the secret seed, from the start")
+    seed = serializers.CharField(allow_null=True, help_text="revealed once the match has ended")
+    winners = serializers.ListField(child=serializers.IntegerField())
+    view = GameViewSerializer()
+
+
+class SeatRequestSerializer(serializers.Serializer):
+    type = serializers.ChoiceField(choices=["me", "open", "com"])
+    level = serializers.ChoiceField(choices=ComLevel.values, required=False)
+
+
+class MatchCreateSerializer(serializers.Serializer):
+    preset = serializers.ChoiceField(choices=sorted(PRESETS), default="six-card")
+    rules = serializers.DictField(
+        required=False, help_text="rule overrides by option name (see GET /api/rulesets)"
+    )
+    holes = serializers.IntegerField(required=False, min_value=1, max_value=18)
+    undo = serializers.BooleanField(required=False)
+    seats = SeatRequestSerializer(many=True, min_length=2, max_length=6)
+    hints = serializers.BooleanField(default=True)
+    turn_timeout = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=10,
+        max_value=30 * 24 * 3600,
+        help_text="seconds a human may take for a turn before the server moves for them",
+    )
+
+
+class JoinSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(required=False, min_value=0, max_value=5)
+
+
+class AbortSerializer(serializers.Serializer):
+    reason = serializers.CharField(required=False, max_length=200, allow_blank=True)
+
+
+class EventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    type = serializers.CharField()
+    version = serializers.IntegerField()
+    actor = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    data = serializers.DictField(help_text="the event's data as you may see it")
+
+
+class ActResultSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    events = EventSerializer(many=True)
+    view = GameViewSerializer()
+
+
+class EventPageSerializer(serializers.Serializer):
+    events = EventSerializer(many=True)
+    version = serializers.IntegerField(help_text="the match's version now")
+    next_after = serializers.IntegerField(help_text="pass as 'after' to read on")
+    has_more = serializers.BooleanField()
+
+
+class HintSerializer(serializers.Serializer):
+    action = LegalActionSerializer()
+    reason = serializers.CharField()
+
+
+class AuditEventSerializer(EventSerializer):
+    hash = serializers.CharField()
+
+
+class AuditSerializer(serializers.Serializer):
+    match = serializers.UUIDField()
+    status = serializers.CharField()
+    rules = serializers.DictField()
+    seed = serializers.CharField(allow_null=True)
+    seed_commitment = serializers.CharField()
+    chain_faults = serializers.ListField(child=serializers.CharField())
+    events = AuditEventSerializer(many=True)

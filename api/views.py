@@ -1,0 +1,600 @@
+"""The REST API. Views are thin: parse, call one service or selector, render."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from django.contrib.auth import authenticate, get_user_model
+from django.db import transaction
+from django.http import StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.authtoken.models import Token
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api import serializers as s
+from api.problems import ApiProblem
+from golf import errors, selectors, services
+from golf.engine import PRESETS, Rules
+from golf.engine.com.hint import hint
+from golf.engine.rules import FIELD_NAMES, OPTION_DOCS
+from golf.models import Match, MatchStatus
+from golf.notify import wait_for_version
+from golf.store import load_state, state_at
+
+MAX_WAIT_SECONDS = 30
+MAX_EVENT_PAGE = 500
+IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,128}$")
+
+
+def problems(*codes: int) -> dict[int, OpenApiResponse]:
+    described = {
+        400: "malformed request or invalid fields (validation_error, malformed_action, ...)",
+        401: "not authenticated",
+        403: "not allowed (not_a_participant, permission_denied)",
+        404: "unknown match (match_not_found)",
+        409: "conflict (version_conflict, idempotency_key_reused, match_not_active, ...)",
+        412: "stale If-Match (precondition_failed)",
+        413: "request body too large",
+        422: "the rules do not allow the action (not_your_turn, must_swap_taken_discard, ...)",
+        429: "throttled",
+    }
+    return {c: OpenApiResponse(s.ProblemSerializer, description=described[c]) for c in codes}
+
+
+# --- accounts -----------------------------------------------------------------------------
+class RegisterView(APIView):
+    permission_classes = [AllowAny]
+    throttle_scope = "auth"
+
+    @extend_schema(
+        tags=["accounts"],
+        summary="Create an account",
+        request=s.RegisterSerializer,
+        responses={201: s.RegisteredSerializer, **problems(400, 429)},
+        examples=[
+            OpenApiExample(
+                "New player",
+                value={"username": "ada", "password": "correct-horse-battery"},
+                request_only=True,
+            )
+        ],
+        auth=[],
+    )
+    def post(self, request: Request) -> Response:
+        data = s.RegisterSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        with transaction.atomic():
+            user = get_user_model().objects.create_user(
+                username=data.validated_data["username"],
+                password=data.validated_data["password"],
+                email=data.validated_data.get("email", ""),
+            )
+            token = Token.objects.create(user=user)
+        return Response({**_user_json(user), "token": token.key}, status=status.HTTP_201_CREATED)
+
+
+class TokenView(APIView):
+    throttle_scope = "auth"
+
+    def get_permissions(self):  # type: ignore[no-untyped-def]
+        return [AllowAny()] if self.request.method == "POST" else [IsAuthenticated()]
+
+    @extend_schema(
+        tags=["accounts"],
+        summary="Obtain a token",
+        request=s.CredentialsSerializer,
+        responses={200: s.TokenSerializer, **problems(400, 401, 429)},
+        auth=[],
+    )
+    def post(self, request: Request) -> Response:
+        data = s.CredentialsSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = authenticate(
+            request._request,
+            username=data.validated_data["username"],
+            password=data.validated_data["password"],
+        )
+        if user is None or not user.is_active:
+            raise ApiProblem(
+                401, "invalid_credentials", "Invalid credentials", "wrong username or password"
+            )
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key})
+
+    @extend_schema(
+        tags=["accounts"],
+        summary="Revoke your token",
+        request=None,
+        responses={204: None, **problems(401)},
+    )
+    def delete(self, request: Request) -> Response:
+        Token.objects.filter(user=request.user).delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+def _user_json(user: Any) -> dict[str, Any]:
+    return {
+        "id": user.pk,
+        "username": user.username,
+        "email": user.email,
+        "is_staff": user.is_staff,
+    }
+
+
+class MeView(APIView):
+    @extend_schema(
+        tags=["accounts"], summary="Who am I", responses={200: s.UserSerializer, **problems(401)}
+    )
+    def get(self, request: Request) -> Response:
+        return Response(_user_json(request.user))
+
+
+# --- rules --------------------------------------------------------------------------------
+def rulesets_json() -> list[dict[str, Any]]:
+    result = []
+    for name in sorted(PRESETS):
+        rules = Rules.from_preset(name)
+        values = rules.to_json()
+        options = [{"name": f, "default": values[f], **OPTION_DOCS[f]} for f in FIELD_NAMES]
+        result.append({"preset": name, "rules": values, "options": options})
+    return result
+
+
+class RulesetsView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        tags=["rules"],
+        summary="The presets and every rule option",
+        responses={200: s.RulesetSerializer(many=True)},
+        auth=[],
+    )
+    def get(self, request: Request) -> Response:
+        return Response(rulesets_json())
+
+
+# --- matches ------------------------------------------------------------------------------
+def summary_json(match: Match, user: Any) -> dict[str, Any]:
+    seat = selectors.seat_index_for(match, user)
+    seats = selectors.seats_json(match)
+    return {
+        "id": str(match.id),
+        "preset": match.preset,
+        "status": match.status,
+        "version": match.version,
+        "hole": match.hole,
+        "holes": match.holes,
+        "totals": match.totals,
+        "seats": seats,
+        "your_seat": seat,
+        "your_turn": seat is not None
+        and match.status == MatchStatus.ACTIVE
+        and seats[seat]["to_act"],
+        "created_at": match.created_at.isoformat(),
+        "updated_at": match.updated_at.isoformat(),
+    }
+
+
+def detail_json(match: Match, user: Any, view: dict[str, Any] | None = None) -> dict[str, Any]:
+    seed = None
+    if match.ended:
+        seed = selectors.audit_record(match)["seed"] if view is None else _revealed_seed(match)
+    return {
+        **summary_json(match, user),
+        "rules": match.rules,
+        "hints_enabled": match.hints_enabled,
+        "turn_timeout": match.turn_timeout,
+        "seed_commitment": match.seed_commitment,
+        "seed": seed,
+        "winners": match.winners,
+        "view": view if view is not None else selectors.match_view(match, user),
+    }
+
+
+def _revealed_seed(match: Match) -> str | None:
+    last = match.events.order_by("-seq").first()
+    return last.payload.get("seed") if last is not None else None
+
+
+def _with_etag(response: Response, version: int) -> Response:
+    response["ETag"] = f'"{version}"'
+    return response
+
+
+class MatchPagination(PageNumberPagination):
+    page_size = 20
+    page_size_query_param = "page_size"
+    max_page_size = 100
+
+
+def _flag(request: Request, name: str) -> bool:
+    value = request.query_params.get(name, "").lower()
+    if value in ("", "0", "false", "no"):
+        return False
+    if value in ("1", "true", "yes", "me"):
+        return True
+    raise ApiProblem(
+        400,
+        "validation_error",
+        "Invalid request",
+        f"{name} must be true or false",
+        errors={name: ["must be true or false"]},
+    )
+
+
+class MatchListView(APIView):
+    @extend_schema(
+        tags=["matches"],
+        summary="List matches",
+        parameters=[
+            OpenApiParameter("mine", OpenApiTypes.BOOL, description="only matches you sit in"),
+            OpenApiParameter("status", OpenApiTypes.STR, enum=MatchStatus.values),
+            OpenApiParameter("preset", OpenApiTypes.STR, enum=sorted(PRESETS)),
+            OpenApiParameter(
+                "awaiting",
+                OpenApiTypes.STR,
+                enum=["me"],
+                description="matches waiting for your move",
+            ),
+            OpenApiParameter("page", OpenApiTypes.INT),
+            OpenApiParameter("page_size", OpenApiTypes.INT, description="at most 100"),
+        ],
+        responses={200: s.MatchSummarySerializer(many=True), **problems(400, 401, 404)},
+    )
+    def get(self, request: Request) -> Response:
+        status_filter = request.query_params.get("status") or None
+        if status_filter and status_filter not in MatchStatus.values:
+            raise ApiProblem(
+                400,
+                "validation_error",
+                "Invalid request",
+                "unknown status",
+                errors={"status": [f"one of {MatchStatus.values}"]},
+            )
+        preset = request.query_params.get("preset") or None
+        if preset and preset not in PRESETS:
+            raise ApiProblem(
+                400,
+                "validation_error",
+                "Invalid request",
+                "unknown preset",
+                errors={"preset": [f"one of {sorted(PRESETS)}"]},
+            )
+        awaiting = request.query_params.get("awaiting")
+        if awaiting not in (None, "", "me"):
+            raise ApiProblem(
+                400,
+                "validation_error",
+                "Invalid request",
+                "awaiting takes 'me'",
+                errors={"awaiting": ["only 'me'"]},
+            )
+        queryset = selectors.matches_for(
+            request.user,
+            mine=_flag(request, "mine"),
+            status=status_filter,
+            preset=preset,
+            awaiting_me=awaiting == "me",
+        )
+        paginator = MatchPagination()
+        page = paginator.paginate_queryset(queryset, request, view=self)
+        return paginator.get_paginated_response([summary_json(m, request.user) for m in page or []])
+
+    @extend_schema(
+        tags=["matches"],
+        summary="Create a match",
+        request=s.MatchCreateSerializer,
+        responses={201: s.MatchDetailSerializer, **problems(400, 401, 429)},
+        examples=[
+            OpenApiExample(
+                "You against two COMs",
+                value={
+                    "preset": "six-card",
+                    "holes": 3,
+                    "seats": [
+                        {"type": "me"},
+                        {"type": "com", "level": "hard"},
+                        {"type": "com", "level": "easy"},
+                    ],
+                },
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Nine-card with a friend, custom rules",
+                value={
+                    "preset": "nine-card",
+                    "rules": {"flip_on_discard": "optional", "jokers": True},
+                    "seats": [{"type": "me"}, {"type": "open"}, {"type": "com"}],
+                    "turn_timeout": 86400,
+                },
+                request_only=True,
+            ),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        data = s.MatchCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        overrides = dict(v.get("rules") or {})
+        if "holes" in v:
+            overrides["holes"] = v["holes"]
+        if "undo" in v:
+            overrides["undo"] = v["undo"]
+        match = services.match_create(
+            creator=request.user,
+            preset=v["preset"],
+            rules=overrides,
+            seats=v["seats"],
+            hints=v["hints"],
+            turn_timeout=v.get("turn_timeout"),
+        )
+        match = selectors.get_match(match.id)
+        return _with_etag(Response(detail_json(match, request.user), status=201), match.version)
+
+
+class MatchDetailView(APIView):
+    @extend_schema(
+        tags=["matches"],
+        summary="A match as you see it",
+        responses={200: s.MatchDetailSerializer, **problems(401, 404)},
+    )
+    def get(self, request: Request, match_id: str) -> Response:
+        match = selectors.get_match(match_id)
+        return _with_etag(Response(detail_json(match, request.user)), match.version)
+
+
+class JoinView(APIView):
+    @extend_schema(
+        tags=["matches"],
+        summary="Take an open seat",
+        request=s.JoinSerializer,
+        responses={200: s.MatchDetailSerializer, **problems(400, 401, 404, 409)},
+    )
+    def post(self, request: Request, match_id: str) -> Response:
+        data = s.JoinSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.match_join(
+            match_id=match_id, user=request.user, seat=data.validated_data.get("seat")
+        )
+        match = selectors.get_match(match_id)
+        return _with_etag(Response(detail_json(match, request.user)), match.version)
+
+
+class AbortView(APIView):
+    @extend_schema(
+        tags=["matches"],
+        summary="Abort a match (staff)",
+        request=s.AbortSerializer,
+        responses={200: s.MatchDetailSerializer, **problems(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, match_id: str) -> Response:
+        data = s.AbortSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        selectors.get_match(match_id)  # 404 before 403 for unknown matches
+        services.match_abort(
+            match_id=match_id, user=request.user, reason=data.validated_data.get("reason", "")
+        )
+        match = selectors.get_match(match_id)
+        return _with_etag(Response(detail_json(match, request.user)), match.version)
+
+
+def _parse_if_match(request: Request) -> int | None:
+    header = request.headers.get("If-Match")
+    if header is None:
+        return None
+    value = header.strip()
+    if value.startswith("W/"):
+        value = value[2:]
+    value = value.strip('"')
+    if not value.isdigit():
+        raise ApiProblem(
+            400, "malformed_request", "Malformed request", 'If-Match must be "<version>"'
+        )
+    return int(value)
+
+
+class ActionView(APIView):
+    throttle_scope = "actions"
+
+    @extend_schema(
+        tags=["play"],
+        summary="Take an action",
+        description=(
+            'One action for your seat. Send the version you acted on as `If-Match: "<version>"` '
+            "(a stale one is 412) or as `expected_version` (a stale one is 409). With an "
+            "`Idempotency-Key` header a repeated request returns the first response."
+        ),
+        request=s.ActionRequest,
+        parameters=[
+            OpenApiParameter(
+                "If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, description='"<version>"'
+            ),
+            OpenApiParameter(
+                "Idempotency-Key",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                description="1-128 printable characters",
+            ),
+        ],
+        examples=s.ACTION_EXAMPLES,
+        responses={
+            200: s.ActResultSerializer,
+            **problems(400, 401, 403, 404, 409, 412, 413, 422, 429),
+        },
+    )
+    def post(self, request: Request, match_id: str) -> Response:
+        body = request.data
+        if not isinstance(body, dict):
+            raise ApiProblem(
+                400, "malformed_request", "Malformed request", "the body must be a JSON object"
+            )
+        action = dict(body)
+        expected = action.pop("expected_version", None)
+        if expected is not None and (
+            isinstance(expected, bool) or not isinstance(expected, int) or expected < 0
+        ):
+            raise ApiProblem(
+                400,
+                "validation_error",
+                "Invalid request",
+                "expected_version must be a version number",
+                errors={"expected_version": ["a non-negative integer"]},
+            )
+        if_match = _parse_if_match(request)
+        key = request.headers.get("Idempotency-Key")
+        if key is not None and not IDEMPOTENCY_KEY.match(key):
+            raise ApiProblem(
+                400,
+                "malformed_request",
+                "Malformed request",
+                "Idempotency-Key must be 1-128 printable ASCII characters",
+            )
+        try:
+            result = services.match_act(
+                match_id=match_id,
+                user=request.user,
+                action=action,
+                expected_version=if_match if if_match is not None else expected,
+                idempotency_key=key,
+            )
+        except errors.VersionConflict as exc:
+            if if_match is None:
+                raise
+            raise ApiProblem(
+                412, "precondition_failed", "Precondition failed", exc.detail, **exc.extra
+            ) from None
+        match = selectors.get_match(match_id)
+        state = (
+            load_state(match)
+            if match.version == result.version
+            else state_at(match, result.version)
+        )
+        seat = selectors.seat_index_for(match, request.user)
+        body_out = {
+            "version": result.version,
+            "events": selectors.events_between(
+                match, request.user, result.first_seq, result.version
+            ),
+            "view": selectors.view_json(state, seat),
+        }
+        response = _with_etag(Response(body_out), result.version)
+        if result.replayed:
+            response["Idempotent-Replayed"] = "true"
+        return response
+
+
+class HintView(APIView):
+    @extend_schema(
+        tags=["play"],
+        summary="A suggested move for your seat",
+        responses={200: s.HintSerializer, **problems(401, 403, 404, 409)},
+    )
+    def get(self, request: Request, match_id: str) -> Response:
+        match = selectors.get_match(match_id)
+        seat = selectors.seat_index_for(match, request.user)
+        if seat is None:
+            raise errors.NotAParticipant("only a seated player can ask for a hint")
+        if not match.hints_enabled:
+            raise errors.HintsDisabled("hints are off in this match")
+        state = load_state(match)
+        if match.status != MatchStatus.ACTIVE or seat not in state.seats_to_act():
+            raise ApiProblem(409, "not_your_turn", "Not your turn", "hints are for the seat to act")
+        from golf.engine import view_for
+
+        return Response(hint(view_for(state, seat), state.rules).to_json())
+
+
+class EventsView(APIView):
+    @extend_schema(
+        tags=["history"],
+        summary="The event log as you may see it",
+        parameters=[
+            OpenApiParameter(
+                "after", OpenApiTypes.INT, description="events after this sequence number"
+            ),
+            OpenApiParameter("limit", OpenApiTypes.INT, description=f"at most {MAX_EVENT_PAGE}"),
+            OpenApiParameter(
+                "wait",
+                OpenApiTypes.INT,
+                description=f"long-poll up to this many seconds (max {MAX_WAIT_SECONDS})",
+            ),
+        ],
+        responses={200: s.EventPageSerializer, **problems(400, 401, 404)},
+    )
+    def get(self, request: Request, match_id: str) -> Response:
+        after = _int_param(request, "after", 0, 0, 10**9)
+        limit = _int_param(request, "limit", 100, 1, MAX_EVENT_PAGE)
+        wait = _int_param(request, "wait", 0, 0, MAX_WAIT_SECONDS)
+        match = selectors.get_match(match_id)
+        if wait and match.version <= after and not match.ended:
+            wait_for_version(match.id, after, wait)
+            match = selectors.get_match(match_id)
+        events = selectors.events_for(match, request.user, after=after, limit=limit)
+        next_after = events[-1]["seq"] if events else after
+        return Response(
+            {
+                "events": events,
+                "version": match.version,
+                "next_after": next_after,
+                "has_more": next_after < match.version,
+            }
+        )
+
+
+def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    if not re.fullmatch(r"\d{1,10}", raw) or not low <= int(raw) <= high:
+        raise ApiProblem(
+            400,
+            "validation_error",
+            "Invalid request",
+            f"{name} must be an integer in {low}..{high}",
+            errors={name: [f"an integer in {low}..{high}"]},
+        )
+    return int(raw)
+
+
+class StateView(APIView):
+    @extend_schema(
+        tags=["history"],
+        summary="The match as you saw it at a past version",
+        responses={200: s.GameViewSerializer, **problems(400, 401, 404)},
+    )
+    def get(self, request: Request, match_id: str, version: int) -> Response:
+        match = selectors.get_match(match_id)
+        return _with_etag(Response(selectors.state_view_at(match, request.user, version)), version)
+
+
+class AuditView(APIView):
+    @extend_schema(
+        tags=["history"],
+        summary="The full record of an ended match",
+        responses={200: s.AuditSerializer, **problems(401, 404, 409)},
+    )
+    def get(self, request: Request, match_id: str) -> Response:
+        return Response(selectors.audit_record(selectors.get_match(match_id)))
+
+
+class ExportView(APIView):
+    @extend_schema(
+        tags=["history"],
+        summary="The event log as NDJSON (one event per line, as you may see it)",
+        responses={(200, "application/x-ndjson"): OpenApiTypes.STR, **problems(401, 404)},
+    )
+    def get(self, request: Request, match_id: str) -> StreamingHttpResponse:
+        match = selectors.get_match(match_id)
+        events = selectors.events_for(match, request.user, limit=10**9)
+        lines = (json.dumps(e, separators=(",", ":")) + "\n" for e in events)
+        response = StreamingHttpResponse(lines, content_type="application/x-ndjson")
+        response["Content-Disposition"] = f'attachment; filename="match-{match.id}.ndjson"'
+        return response

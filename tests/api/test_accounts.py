@@ -1,0 +1,76 @@
+import pytest
+
+from tests.api.conftest import assert_problem
+
+pytestmark = pytest.mark.django_db
+
+
+def test_register_returns_a_working_token(anon):
+    response = anon.post(
+        "/api/accounts/register",
+        {"username": "ada", "password": "correct-horse-battery"},
+        format="json",
+    )
+    assert response.status_code == 201
+    body = response.json()
+    assert body["username"] == "ada" and len(body["token"]) == 40
+    anon.credentials(HTTP_AUTHORIZATION=f"Token {body['token']}")
+    assert anon.get("/api/me").json()["username"] == "ada"
+
+
+def test_weak_password_and_taken_username_are_validation_errors(anon, users):
+    body = assert_problem(
+        anon.post("/api/accounts/register", {"username": "ada", "password": "123"}, format="json"),
+        400,
+        "validation_error",
+    )
+    assert "non_field_errors" in body["errors"] or "password" in body["errors"]
+    body = assert_problem(
+        anon.post(
+            "/api/accounts/register",
+            {"username": "alice", "password": "correct-horse-battery"},
+            format="json",
+        ),
+        400,
+        "validation_error",
+    )
+    assert "username" in body["errors"]
+
+
+def test_token_obtain_and_revoke(anon, users):
+    token = anon.post(
+        "/api/auth/token", {"username": "alice", "password": "pw-alice-123"}, format="json"
+    )
+    assert token.status_code == 200
+    anon.credentials(HTTP_AUTHORIZATION=f"Token {token.json()['token']}")
+    assert anon.get("/api/me").status_code == 200
+    assert anon.delete("/api/auth/token").status_code == 204
+    assert_problem(anon.get("/api/me"), 401, "authentication_failed")
+
+
+def test_wrong_credentials(anon, users):
+    assert_problem(
+        anon.post("/api/auth/token", {"username": "alice", "password": "nope"}, format="json"),
+        401,
+        "invalid_credentials",
+    )
+
+
+def test_anonymous_requests_are_401(anon):
+    assert_problem(anon.get("/api/me"), 401, "not_authenticated")
+    assert_problem(anon.get("/api/matches"), 401, "not_authenticated")
+
+
+def test_rulesets_list_every_preset_and_option(anon):
+    body = anon.get("/api/rulesets").json()
+    assert [r["preset"] for r in body] == [
+        "nine-card",
+        "six-card",
+        "six-card-instant",
+        "six-card-jokers",
+    ]
+    six = body[1]
+    options = {o["name"]: o for o in six["options"]}
+    assert options["final_turns"]["allowed"] == ["others_once", "none"]
+    assert options["grid"]["default"] == "2x3" and options["holes"]["default"] == 9
+    assert set(options) == set(six["rules"]) - {"preset"}

@@ -1,0 +1,130 @@
+import pytest
+
+from tests.api.conftest import assert_problem
+
+pytestmark = pytest.mark.django_db
+
+
+def create(client, **body):
+    return client.post("/api/matches", body, format="json")
+
+
+def test_create_against_coms_returns_the_callers_view(alice):
+    response = create(
+        alice,
+        preset="six-card",
+        holes=2,
+        seats=[{"type": "me"}, {"type": "com", "level": "hard"}, {"type": "com"}],
+    )
+    assert response.status_code == 201
+    body = response.json()
+    assert body["status"] == "active" and body["your_seat"] == 0 and body["your_turn"]
+    assert (
+        body["rules"]["holes"] == 2 and body["seed"] is None and len(body["seed_commitment"]) == 64
+    )
+    assert response["ETag"] == f'"{body["version"]}"'
+    view = body["view"]
+    assert view["seat"] == 0 and view["grids"][0] == [None] * 6
+    assert {a["type"] for a in view["legal_actions"]} == {"reveal"}
+    assert [s["kind"] for s in body["seats"]] == ["human", "com", "com"]
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "field"),
+    [
+        ({"seats": [{"type": "me"}]}, "validation_error", "seats"),
+        (
+            {"seats": [{"type": "me"}, {"type": "com", "level": "godlike"}]},
+            "validation_error",
+            "seats[1].level",
+        ),
+        (
+            {"preset": "poker", "seats": [{"type": "me"}, {"type": "com"}]},
+            "validation_error",
+            "preset",
+        ),
+        (
+            {"rules": {"grid": "5x5"}, "seats": [{"type": "me"}, {"type": "com"}]},
+            "invalid_rules",
+            "rules.grid",
+        ),
+        (
+            {"rules": {"flip_on_discard": 3}, "seats": [{"type": "me"}, {"type": "com"}]},
+            "invalid_rules",
+            "rules.flip_on_discard",
+        ),
+        (
+            {
+                "rules": {"decks": 1},
+                "preset": "nine-card",
+                "seats": [{"type": "me"}] + [{"type": "com"}] * 5,
+            },
+            "invalid_rules",
+            "rules.decks",
+        ),
+        ({"holes": 40, "seats": [{"type": "me"}, {"type": "com"}]}, "validation_error", "holes"),
+        (
+            {"undo": True, "seats": [{"type": "me"}, {"type": "open"}]},
+            "invalid_rules",
+            "rules.undo",
+        ),
+    ],
+)
+def test_bad_create_requests(alice, body, code, field):
+    problem = assert_problem(create(alice, **body), 400, code)
+    assert field in problem["errors"]
+
+
+def test_list_filters_and_paginates(alice, bob, duel):
+    create(alice, seats=[{"type": "me"}, {"type": "com"}], preset="nine-card")
+    page = alice.get("/api/matches", {"mine": "true"}).json()
+    assert page["count"] == 2 and len(page["results"]) == 2
+    assert alice.get("/api/matches", {"preset": "nine-card"}).json()["count"] == 1
+    assert alice.get("/api/matches", {"status": "finished"}).json()["count"] == 0
+    awaiting = bob.get("/api/matches", {"awaiting": "me"}).json()
+    assert [m["id"] for m in awaiting["results"]] == [duel]  # initial flips: bob must act
+    small = alice.get("/api/matches", {"page_size": 1}).json()
+    assert len(small["results"]) == 1 and small["next"]
+    assert_problem(alice.get("/api/matches", {"page": 99999}), 404, "not_found")
+    assert_problem(alice.get("/api/matches", {"status": "sleeping"}), 400, "validation_error")
+    assert_problem(alice.get("/api/matches", {"mine": "perhaps"}), 400, "validation_error")
+
+
+def test_a_spectator_sees_the_spectator_view(carol, duel):
+    body = carol.get(f"/api/matches/{duel}").json()
+    assert body["your_seat"] is None and body["view"]["seat"] is None
+    assert body["view"]["legal_actions"] == []
+
+
+def test_unknown_match_is_404(alice):
+    assert_problem(
+        alice.get("/api/matches/00000000-0000-0000-0000-000000000000"), 404, "match_not_found"
+    )
+    assert_problem(alice.get("/api/matches/not-a-uuid"), 404, "not_found")
+
+
+def test_join(alice, bob, carol):
+    match_id = create(alice, seats=[{"type": "me"}, {"type": "open"}]).json()["id"]
+    assert carol.get(f"/api/matches/{match_id}").json()["status"] == "waiting"
+    joined = bob.post(f"/api/matches/{match_id}/join", {}, format="json")
+    assert joined.status_code == 200 and joined.json()["your_seat"] == 1
+    assert joined.json()["status"] == "active"
+    assert_problem(
+        carol.post(f"/api/matches/{match_id}/join", {}, format="json"), 409, "no_open_seat"
+    )
+    assert_problem(
+        bob.post(f"/api/matches/{match_id}/join", {}, format="json"), 409, "already_seated"
+    )
+
+
+def test_abort_is_for_staff(alice, staff, duel):
+    assert_problem(
+        alice.post(f"/api/matches/{duel}/abort", {}, format="json"), 403, "permission_denied"
+    )
+    response = staff.post(f"/api/matches/{duel}/abort", {"reason": "test"}, format="json")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "aborted" and len(body["seed"]) == 64
+    assert_problem(
+        staff.post(f"/api/matches/{duel}/abort", {}, format="json"), 409, "match_not_active"
+    )

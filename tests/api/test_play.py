@@ -1,0 +1,142 @@
+import pytest
+
+from tests.api.conftest import assert_problem
+
+pytestmark = pytest.mark.django_db
+
+
+def act(client, match_id, headers=None, **action):
+    return client.post(
+        f"/api/matches/{match_id}/actions", action, format="json", headers=headers or {}
+    )
+
+
+def test_an_action_returns_version_events_and_view(alice, duel):
+    response = act(alice, duel, type="reveal", position=0)
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["version"] == 3 and response["ETag"] == '"3"'
+    assert [e["type"] for e in body["events"]] == ["card_revealed"]
+    assert body["view"]["grids"][0][0] == body["events"][0]["data"]["card"]
+
+
+def test_if_match_and_expected_version(alice, duel):
+    assert_problem(
+        act(alice, duel, headers={"If-Match": '"1"'}, type="reveal", position=0),
+        412,
+        "precondition_failed",
+    )
+    assert_problem(
+        act(alice, duel, type="reveal", position=0, expected_version=1), 409, "version_conflict"
+    )
+    assert (
+        act(alice, duel, headers={"If-Match": '"2"'}, type="reveal", position=0).status_code == 200
+    )
+    assert act(alice, duel, type="reveal", position=1, expected_version=3).status_code == 200
+    assert_problem(
+        act(alice, duel, headers={"If-Match": "soon"}, type="reveal", position=2),
+        400,
+        "malformed_request",
+    )
+
+
+def test_idempotency_key(alice, duel):
+    headers = {"Idempotency-Key": "abc-1"}
+    first = act(alice, duel, headers=headers, type="reveal", position=0)
+    again = act(alice, duel, headers=headers, type="reveal", position=0)
+    assert again.status_code == 200 and again.json() == first.json()
+    assert again["Idempotent-Replayed"] == "true"
+    assert_problem(
+        act(alice, duel, headers=headers, type="reveal", position=1), 409, "idempotency_key_reused"
+    )
+    assert_problem(
+        act(alice, duel, headers={"Idempotency-Key": "x" * 200}, type="reveal", position=1),
+        400,
+        "malformed_request",
+    )
+
+
+@pytest.mark.parametrize(
+    ("action", "status", "code"),
+    [
+        ({"type": "draw"}, 422, "wrong_phase"),
+        ({"type": "reveal", "position": 6}, 422, "position_out_of_range"),
+        ({"type": "reveal", "position": -1}, 422, "position_out_of_range"),
+        ({"type": "reveal"}, 400, "malformed_action"),
+        ({"type": "reveal", "position": "1"}, 400, "malformed_action"),
+        ({"type": "teleport"}, 400, "malformed_action"),
+        ({"type": "reveal", "position": 1, "extra": True}, 400, "malformed_action"),
+        ({}, 400, "malformed_action"),
+        ({"type": "reveal", "position": 1, "expected_version": "2"}, 400, "validation_error"),
+    ],
+)
+def test_bad_actions(alice, duel, action, status, code):
+    assert_problem(act(alice, duel, **action), status, code)
+
+
+def test_not_your_turn_and_strangers(alice, bob, carol, duel):
+    for client, pos in ((alice, 0), (alice, 1), (bob, 0), (bob, 1)):
+        assert act(client, duel, type="reveal", position=pos).status_code == 200
+    assert_problem(act(bob, duel, type="draw"), 422, "not_your_turn")
+    assert_problem(act(carol, duel, type="draw"), 403, "not_a_participant")
+
+
+def test_malformed_bodies(alice, duel):
+    url = f"/api/matches/{duel}/actions"
+    assert_problem(
+        alice.post(url, "{not json", content_type="application/json"), 400, "malformed_request"
+    )
+    assert_problem(
+        alice.post(url, b"\xff\xfe", content_type="application/json"), 400, "malformed_request"
+    )
+    assert_problem(
+        alice.post(url, "[1, 2]", content_type="application/json"), 400, "malformed_request"
+    )
+    assert_problem(
+        alice.post(url, "type=draw", content_type="application/x-www-form-urlencoded"),
+        415,
+        "unsupported_media_type",
+    )
+    big = '{"type": "draw", "pad": "' + "x" * 100_000 + '"}'
+    assert_problem(alice.post(url, big, content_type="application/json"), 413, "request_too_large")
+
+
+def test_hint(alice, bob, carol, duel):
+    assert act(alice, duel, type="reveal", position=0).status_code == 200
+    hint = alice.get(f"/api/matches/{duel}/hint")
+    assert hint.status_code == 200
+    assert hint.json()["action"]["type"] == "reveal" and hint.json()["reason"]
+    assert_problem(carol.get(f"/api/matches/{duel}/hint"), 403, "not_a_participant")
+    for client, pos in ((alice, 1), (bob, 0), (bob, 1)):
+        act(client, duel, type="reveal", position=pos)
+    assert_problem(bob.get(f"/api/matches/{duel}/hint"), 409, "not_your_turn")
+
+
+def test_hints_can_be_disabled(alice):
+    match_id = alice.post(
+        "/api/matches", {"seats": [{"type": "me"}, {"type": "com"}], "hints": False}, format="json"
+    ).json()["id"]
+    assert_problem(alice.get(f"/api/matches/{match_id}/hint"), 409, "hints_disabled")
+
+
+def test_events_states_audit_and_export(alice, carol, duel):
+    act(alice, duel, type="reveal", position=0)
+    page = alice.get(f"/api/matches/{duel}/events", {"after": 1, "limit": 1}).json()
+    assert (
+        [e["seq"] for e in page["events"]] == [2] and page["has_more"] and page["next_after"] == 2
+    )
+    deal = page["events"][0]["data"]
+    assert deal["stock"] is None and deal["grids"][0] == [None] * 6
+    page = alice.get(f"/api/matches/{duel}/events", {"after": 3, "wait": 1}).json()
+    assert page["events"] == [] and page["version"] == 3
+    past = alice.get(f"/api/matches/{duel}/states/2").json()
+    assert past["version"] == 2 and past["grids"][0] == [None] * 6
+    assert_problem(alice.get(f"/api/matches/{duel}/states/99"), 400, "validation_error")
+    assert_problem(alice.get(f"/api/matches/{duel}/events", {"after": -1}), 400, "validation_error")
+    assert_problem(
+        alice.get(f"/api/matches/{duel}/events", {"wait": 3600}), 400, "validation_error"
+    )
+    assert_problem(alice.get(f"/api/matches/{duel}/audit"), 409, "match_not_ended")
+    export = carol.get(f"/api/matches/{duel}/export")
+    lines = b"".join(export.streaming_content).decode().splitlines()
+    assert export["Content-Type"] == "application/x-ndjson" and len(lines) == 3
