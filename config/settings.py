@@ -180,6 +180,7 @@ if not CELERY_BROKER_URL:
         "data_folder_out": str(_broker_dir),
         "processed_folder": str(_broker_dir / "processed"),
         "store_processed": False,
+        "polling_interval": 0.1,
     }
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"

@@ -142,4 +142,4 @@ def test_hint_names_the_pair():
             state, _ = act(state, seat, RevealCard(p))
     given = hint(view_for(state, 0), rules)
     assert given.action.to_json() == {"type": "take_discard"}
-    assert "pairs the column 1" in given.reason
+    assert "matches your column 1" in given.reason

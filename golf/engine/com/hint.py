@@ -19,6 +19,7 @@ from golf.engine.actions import (
     TakeDiscard,
 )
 from golf.engine.cards import rank_of
+from golf.engine.com.knowledge import Knowledge
 from golf.engine.com.search import search_policy
 from golf.engine.rules import Rules
 from golf.engine.views import View
@@ -93,7 +94,7 @@ def explain(view: View, rules: Rules, action: Action) -> str:
         for p in range(rules.cells):
             line = _matched_line(rules, grid, p, top)
             if line is not None:
-                return f"Take the {card_name(top)} from the discard pile: it pairs the {line}."
+                return f"Take the {card_name(top)} from the discard pile: it matches your {line}."
         return (
             f"Take the {card_name(top)} from the discard pile: at {values[rank_of(top)]} "
             "points it is better than what it would replace."
@@ -114,7 +115,7 @@ def explain(view: View, rules: Rules, action: Action) -> str:
             else ""
         )
         if line is not None:
-            return f"Put the {card_name(card)} at {where}: it pairs the {line}.{ending}"
+            return f"Put the {card_name(card)} at {where}: it matches your {line}.{ending}"
         old = grid[action.position]
         if old is not None:
             saved = values[rank_of(old)] - values[rank_of(card)]
@@ -122,9 +123,15 @@ def explain(view: View, rules: Rules, action: Action) -> str:
                 f"Swap the {card_name(card)} for the {card_name(old)} at {where}: "
                 f"it saves {saved} points.{ending}"
             )
+        unseen = Knowledge.from_view(view, rules).mean
+        why = (
+            "it is likely lower than the unseen card"
+            if values[rank_of(card)] < unseen
+            else "one card fewer to turn up before you can go out"
+        )
         return (
             f"Put the {card_name(card)} ({values[rank_of(card)]} points) in place of the "
-            f"face-down card at {where}: it is likely lower than the unseen card.{ending}"
+            f"face-down card at {where}: {why}.{ending}"
         )
     if isinstance(action, DiscardDrawn):
         flip = (
