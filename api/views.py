@@ -471,20 +471,17 @@ class ActionView(APIView):
             raise ApiProblem(
                 412, "precondition_failed", "Precondition failed", exc.detail, **exc.extra
             ) from None
-        match = selectors.get_match(match_id)
-        state = (
-            load_state(match)
-            if match.version == result.version
-            else state_at(match, result.version)
-        )
+        match = result.match
         seat = selectors.seat_index_for(match, request.user)
-        body_out = {
-            "version": result.version,
-            "events": selectors.events_between(
-                match, request.user, result.first_seq, result.version
-            ),
-            "view": selectors.view_json(state, seat),
-        }
+        if result.state is None or result.rows is None:  # an idempotent repeat
+            match = selectors.get_match(match_id)
+            state = load_state(match) if match.version == result.version else None
+            view = selectors.view_json(state or state_at(match, result.version), seat)
+            events = selectors.events_between(match, request.user, result.first_seq, result.version)
+        else:
+            view = selectors.view_json(result.state, seat)
+            events = [selectors.event_json(row, seat, match.ended) for row in result.rows]
+        body_out = {"version": result.version, "events": events, "view": view}
         response = _with_etag(Response(body_out), result.version)
         if result.replayed:
             response["Idempotent-Replayed"] = "true"

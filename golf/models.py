@@ -44,6 +44,9 @@ class Match(models.Model):
     ended_at = models.DateTimeField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0, help_text="events in the log")
     seed_commitment = models.CharField(max_length=64, help_text="SHA-256 of the secret seed")
+    last_hash = models.CharField(
+        max_length=64, blank=True, help_text="hash of the last event: where the chain goes on"
+    )
     # match options that are not game rules
     hints_enabled = models.BooleanField(default=True)
     turn_timeout = models.PositiveIntegerField(

@@ -21,7 +21,11 @@ from golf.store import load_events, load_state, state_at, to_event, verify_chain
 
 def get_match(match_id: object) -> Match:
     try:
-        return Match.objects.prefetch_related("seats").get(pk=match_id)
+        return (
+            Match.objects.select_related("snapshot")
+            .prefetch_related("seats__user")
+            .get(pk=match_id)
+        )
     except (Match.DoesNotExist, ValueError, TypeError, ValidationError):
         raise errors.MatchNotFound("no such match") from None
 

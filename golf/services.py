@@ -16,6 +16,7 @@ from typing import Any
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Case, Value, When
 from django.utils import timezone
 
 from golf import errors
@@ -38,10 +39,12 @@ from golf.models import (
     ComLevel,
     IdempotencyRecord,
     Match,
+    MatchEvent,
     MatchStatus,
     Seat,
     SeatKind,
 )
+from golf.notify import notify
 from golf.store import append_events, canonical_json, load_state, save_snapshot
 
 logger = logging.getLogger(__name__)
@@ -51,26 +54,38 @@ MATCH_OPTIONS = ("hints", "turn_timeout")
 
 @dataclass(frozen=True)
 class ActResult:
-    """What an action appended: events ``first_seq``..``version`` of the match."""
+    """What an action appended: events ``first_seq``..``version`` of the match.
+
+    ``state`` and ``rows`` are the state after them and the rows appended; both are
+    ``None`` when an idempotency key returned an earlier result (``replayed``).
+    """
 
     match: Match
     first_seq: int
     version: int
-    replayed: bool = False  # True when an idempotency key returned an earlier result
+    replayed: bool = False
+    state: State | None = None
+    rows: list[MatchEvent] | None = None
 
 
 # --- side effects, run after commit -----------------------------------------------------------
-def _after_commit(match_id: str, version: int) -> None:
-    """Wake waiting readers and hand COM turns and timers to the workers."""
+def _after_commit(match_id: str, version: int, com_to_act: bool) -> None:
+    """Hand COM turns and timers to the workers."""
     from golf import tasks
 
-    tasks.schedule_followups(match_id, version)
+    tasks.schedule_followups(match_id, version, com_to_act)
 
 
 # --- the write path -----------------------------------------------------------------------------
 def _lock(match_id: object) -> Match:
+    """The match row, locked for this transaction, with its snapshot and seats."""
     try:
-        return Match.objects.select_for_update().get(pk=match_id)
+        return (
+            Match.objects.select_for_update(of=("self",))
+            .select_related("snapshot")
+            .prefetch_related("seats")
+            .get(pk=match_id)
+        )
     except (Match.DoesNotExist, ValueError, TypeError, ValidationError):
         raise errors.MatchNotFound("no such match") from None
 
@@ -90,23 +105,47 @@ def _refresh_read_model(match: Match, state: State) -> None:
         match.ended_at = timezone.now()
     match.turn_started_at = timezone.now()
     to_act = set(state.seats_to_act())
-    for seat in match.seats.all():
-        flag = seat.index in to_act
-        if seat.to_act != flag:
-            Seat.objects.filter(pk=seat.pk).update(to_act=flag)
-    match.save()
+    seats = list(match.seats.all())
+    if any(seat.to_act != (seat.index in to_act) for seat in seats):
+        Seat.objects.filter(match=match).update(
+            to_act=Case(When(index__in=to_act, then=Value(True)), default=Value(False))
+        )
+        for seat in seats:
+            seat.to_act = seat.index in to_act
+    match.save(update_fields=READ_MODEL_FIELDS)
 
 
-def _commit_events(match: Match, state: State | None, events: Sequence[Event], actor: str) -> State:
+READ_MODEL_FIELDS = [
+    "version",
+    "last_hash",
+    "hole",
+    "holes",
+    "phase",
+    "totals",
+    "winners",
+    "status",
+    "ended_at",
+    "turn_started_at",
+    "updated_at",
+]
+
+
+def _commit_events(
+    match: Match, state: State | None, events: Sequence[Event], actor: str
+) -> tuple[State, list[MatchEvent]]:
     """Append ``events`` to a locked match (``state`` is its state before them, ``None`` for a
-    new match), refresh the caches, and schedule follow-ups on commit."""
-    append_events(match, events, actor)
+    new match), refresh the caches, notify listeners and schedule follow-ups on commit."""
+    rows = append_events(match, events, actor)
     new_state = replay(events, state)
     _refresh_read_model(match, new_state)
     save_snapshot(match, new_state, force=new_state.ended)
+    notify(match)  # delivered by PostgreSQL when the transaction commits
     match_id, version = str(match.id), match.version
-    transaction.on_commit(lambda: _after_commit(match_id, version))
-    return new_state
+    com_to_act = match.status == MatchStatus.ACTIVE and any(
+        s.kind == SeatKind.COM and s.to_act for s in match.seats.all()
+    )
+    transaction.on_commit(lambda: _after_commit(match_id, version, com_to_act))
+    return new_state, rows
 
 
 # --- creating and joining -----------------------------------------------------------------------
@@ -212,7 +251,8 @@ def match_join(*, match_id: object, user: AbstractBaseUser, seat: int | None = N
         match.turn_started_at = timezone.now()
         match.save(update_fields=["status", "turn_started_at", "updated_at"])
         match_id_str, version = str(match.id), match.version
-        transaction.on_commit(lambda: _after_commit(match_id_str, version))
+        com_to_act = any(s.kind == SeatKind.COM and s.to_act for s in seats)
+        transaction.on_commit(lambda: _after_commit(match_id_str, version, com_to_act))
     return chosen
 
 
@@ -281,7 +321,7 @@ def _match_act(
     state = load_state(match)
     events = decide(state, seat.index, action)
     first_seq = match.version + 1
-    _commit_events(match, state, events, actor=f"user:{user.pk}")
+    new_state, rows = _commit_events(match, state, events, actor=f"user:{user.pk}")
     if idempotency_key is not None:
         IdempotencyRecord.objects.create(
             match=match,
@@ -291,7 +331,7 @@ def _match_act(
             first_seq=first_seq,
             version=match.version,
         )
-    return ActResult(match, first_seq, match.version)
+    return ActResult(match, first_seq, match.version, state=new_state, rows=rows)
 
 
 def match_act_for_seat(
@@ -323,8 +363,8 @@ def match_act_for_seat(
             return None
         events = decide(state, seat_index, action)
         first_seq = match.version + 1
-        _commit_events(match, state, events, actor=actor)
-        return ActResult(match, first_seq, match.version)
+        new_state, rows = _commit_events(match, state, events, actor=actor)
+        return ActResult(match, first_seq, match.version, state=new_state, rows=rows)
 
 
 @transaction.atomic

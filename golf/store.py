@@ -15,7 +15,7 @@ from golf.engine import Event, State, event_from_payload, event_payload, replay
 from golf.engine.snapshot import state_from_json, state_to_json
 from golf.models import Match, MatchEvent, MatchSnapshot
 
-SNAPSHOT_EVERY = 20  # events between snapshots; loading replays at most this many
+SNAPSHOT_EVERY = 8  # events between snapshots; loading replays fewer than this many
 
 
 def canonical_json(data: Any) -> str:
@@ -47,9 +47,17 @@ def load_events(match: Match, after: int = 0, upto: int | None = None) -> list[M
     return list(rows.order_by("seq"))
 
 
+def cached_snapshot(match: Match) -> MatchSnapshot | None:
+    """The match's snapshot, from the row loaded with it when it was (``select_related``)."""
+    try:
+        return match.snapshot
+    except MatchSnapshot.DoesNotExist:
+        return None
+
+
 def load_state(match: Match) -> State:
     """The current state: the latest snapshot plus the events after it."""
-    snapshot = MatchSnapshot.objects.filter(match=match).first()
+    snapshot = cached_snapshot(match)
     base: State | None = None
     after = 0
     if snapshot is not None and snapshot.version <= match.version:
@@ -69,12 +77,12 @@ def state_at(match: Match, version: int) -> State:
 def append_events(
     match: Match, events: Sequence[Event], actor: str, previous_hash: str | None = None
 ) -> list[MatchEvent]:
-    """Append ``events`` after ``match.version`` (the match row must be locked)."""
+    """Append ``events`` after ``match.version`` (the match row must be locked).
+
+    The chain continues from ``match.last_hash``; the caller saves the match afterwards.
+    """
     if previous_hash is None:
-        last = (
-            MatchEvent.objects.filter(match=match, seq=match.version).values_list("hash", flat=True)
-        ).first()
-        previous_hash = last or genesis_hash(match.id)
+        previous_hash = match.last_hash or genesis_hash(match.id)
     rows = []
     seq = match.version
     for event in events:
@@ -95,17 +103,23 @@ def append_events(
         previous_hash = digest
     MatchEvent.objects.bulk_create(rows)
     match.version = seq
+    match.last_hash = previous_hash
     return rows
 
 
 def save_snapshot(match: Match, state: State, force: bool = False) -> None:
     """Store ``state`` as the snapshot when enough events have passed since the last one."""
-    current = MatchSnapshot.objects.filter(match=match).values_list("version", flat=True).first()
-    if not force and current is not None and state.version - current < SNAPSHOT_EVERY:
+    current = cached_snapshot(match)
+    if not force and current is not None and state.version - current.version < SNAPSHOT_EVERY:
         return
-    MatchSnapshot.objects.update_or_create(
-        match=match, defaults={"version": state.version, "state": state_to_json(state)}
-    )
+    data = state_to_json(state)
+    if current is None:
+        match.snapshot = MatchSnapshot.objects.create(
+            match=match, version=state.version, state=data
+        )
+    else:
+        MatchSnapshot.objects.filter(match=match).update(version=state.version, state=data)
+        current.version, current.state = state.version, data
 
 
 def verify_chain(match_id: object, rows: Iterable[MatchEvent]) -> list[str]:

@@ -13,15 +13,14 @@ import threading
 
 from celery import shared_task
 from django.conf import settings
-from django.db import OperationalError, connection
+from django.db import OperationalError
 
 from golf.engine import view_for
 from golf.engine.com import choose_action
-from golf.models import Match, MatchStatus, SeatKind
+from golf.models import Match, SeatKind
 from golf.services import match_act_for_seat
 
 logger = logging.getLogger(__name__)
-NOTIFY_CHANNEL = "golf_match_events"
 
 _local = threading.local()
 
@@ -32,27 +31,8 @@ def com_rng(match_id: str, version: int, seat: int) -> random.Random:
     return random.Random(int.from_bytes(digest[:8], "big"))
 
 
-def notify(match_id: str, version: int) -> None:
-    """Tell listeners (long-polling readers) that the match has new events."""
-    if connection.vendor != "postgresql":
-        return
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_notify(%s, %s)", [NOTIFY_CHANNEL, f"{match_id}:{version}"])
-
-
-def schedule_followups(match_id: str, version: int) -> None:
-    """After a commit: notify readers, and enqueue a COM turn if a COM must act."""
-    try:
-        notify(match_id, version)
-    except Exception:  # a notification is best effort; readers also poll
-        logger.exception("could not notify listeners of match %s", match_id)
-    com_to_act = Match.objects.filter(
-        pk=match_id,
-        status=MatchStatus.ACTIVE,
-        version=version,
-        seats__kind=SeatKind.COM,
-        seats__to_act=True,
-    ).exists()
+def schedule_followups(match_id: str, version: int, com_to_act: bool) -> None:
+    """After a commit that left a COM to act, enqueue its turn for that version."""
     if com_to_act:
         _enqueue_com_turn(match_id, version)
 

@@ -1,0 +1,200 @@
+"""Action endpoint throughput against the framework's floor, through gunicorn and PostgreSQL.
+
+    .venv/bin/python bench/api.py [--clients 8] [--seconds 15] [--workers 2]
+
+Starts gunicorn on a free loopback port against its own database (``golf_bench``), then
+drives, in the same run and with the same number of concurrent keep-alive clients:
+
+1. the floor: ``GET /api/me``, a trivial token-authenticated DRF endpoint;
+2. ``POST /api/matches/{id}/actions``: each client plays both seats of its own
+   two-player match (draw, then discard), sending ``If-Match`` each time.
+
+Prints requests per second and p50/p99 latency for both, and the action endpoint's
+throughput as a share of the floor's (target: 40% or more). Bounded in time, loopback only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from _django import ROOT, setup
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+class Client:
+    def __init__(self, port: int) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def request(self, method: str, path: str, token: str, body: object = None, headers=None):  # type: ignore[no-untyped-def]
+        head = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
+        head.update(headers or {})
+        payload = None if body is None else json.dumps(body)
+        self.conn.request(method, path, body=payload, headers=head)
+        response = self.conn.getresponse()
+        data = response.read()
+        return response.status, data
+
+
+def run_phase(clients: int, seconds: float, work) -> tuple[int, list[float], int]:  # type: ignore[no-untyped-def]
+    latencies: list[list[float]] = [[] for _ in range(clients)]
+    errors = [0] * clients
+    deadline = time.monotonic() + seconds
+
+    def loop(i: int) -> None:
+        step = work(i)
+        while time.monotonic() < deadline:
+            started = time.perf_counter()
+            ok = step()
+            latencies[i].append(time.perf_counter() - started)
+            if not ok:
+                errors[i] += 1
+
+    threads = [threading.Thread(target=loop, args=(i,)) for i in range(clients)]
+    started = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.monotonic() - started
+    flat = [x for lat in latencies for x in lat]
+    return int(len(flat) / elapsed), flat, sum(errors)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--seconds", type=float, default=15)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    setup()
+
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from rest_framework.authtoken.models import Token
+
+    from golf.services import match_create, match_join
+
+    User = get_user_model()
+    run = time.time_ns()
+    pairs = []
+    for i in range(args.clients):
+        a = User.objects.create_user(f"api-{run}-{i}-a")
+        b = User.objects.create_user(f"api-{run}-{i}-b")
+        match = match_create(
+            creator=a,
+            rules={"holes": 18, "initial_flips": 0},
+            seats=[{"type": "me"}, {"type": "open"}],
+        )
+        match_join(match_id=match.id, user=b)
+        tokens = [Token.objects.create(user=a).key, Token.objects.create(user=b).key]
+        pairs.append((str(match.id), tokens))
+    connection.close()
+
+    port = free_port()
+    env = {
+        **os.environ,
+        "DEBUG": "0",
+        "SECRET_KEY": "bench-only-" + "x" * 40,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "CELERY_BROKER_URL": os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/14"),
+        "THROTTLE_USER": "1000000/min",
+        "THROTTLE_ACTIONS": "1000000/min",
+        "LOG_LEVEL": "WARNING",
+    }
+    server = subprocess.Popen(
+        [
+            str(Path(sys.executable).parent / "gunicorn"),
+            "config.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(args.workers),
+            "--threads",
+            "4",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+    try:
+        for _ in range(100):
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.2)
+
+        def floor_work(i: int):  # type: ignore[no-untyped-def]
+            client, token = Client(port), pairs[i][1][0]
+            return lambda: client.request("GET", "/api/me", token)[0] == 200
+
+        def action_work(i: int):  # type: ignore[no-untyped-def]
+            client = Client(port)
+            match_id, tokens = pairs[i]
+            _, data = client.request("GET", f"/api/matches/{match_id}", tokens[0])
+            view = json.loads(data)["view"]
+            state = {"view": view}
+
+            def step() -> bool:
+                v = state["view"]
+                seat = v["seats_to_act"][0]
+                action = {"type": "draw"} if v["phase"] == "draw" else {"type": "discard"}
+                status, data = client.request(
+                    "POST",
+                    f"/api/matches/{match_id}/actions",
+                    tokens[seat],
+                    action,
+                    {"If-Match": f'"{v["version"]}"'},
+                )
+                if status != 200:
+                    return False
+                state["view"] = json.loads(data)["view"]
+                return True
+
+            return step
+
+        run_phase(args.clients, 2, floor_work)  # warm up
+        floor_rps, floor_lat, floor_err = run_phase(args.clients, args.seconds, floor_work)
+        act_rps, act_lat, act_err = run_phase(args.clients, args.seconds, action_work)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+    def line(name: str, rps: int, lat: list[float], errors: int) -> str:
+        return (
+            f"{name}: {rps} req/s, p50 {1000 * statistics.median(lat):.1f} ms, "
+            f"p99 {1000 * percentile(lat, 0.99):.1f} ms, errors {errors}"
+        )
+
+    print(
+        f"{args.clients} clients, {args.seconds:.0f} s each, "
+        f"gunicorn {args.workers} workers x 4 threads"
+    )
+    print(line("floor GET /api/me", floor_rps, floor_lat, floor_err))
+    print(line("POST actions     ", act_rps, act_lat, act_err))
+    print(f"actions / floor throughput: {100 * act_rps / floor_rps:.0f}% (target >= 40%)")
+
+
+if __name__ == "__main__":
+    main()
