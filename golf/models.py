@@ -1,7 +1,7 @@
 """The match store: an append-only event log per match, and caches derived from it.
 
-``MatchEvent`` rows are the truth. ``Match`` read-model columns, ``Seat.to_act`` and
-``MatchSnapshot`` are caches that replaying the log can always rebuild. Every table that
+``MatchEvent`` rows are the truth. ``Match`` read-model columns, its state snapshot and
+``Seat.to_act`` are caches that replaying the log can always rebuild. Every table that
 grows with play is keyed by match, so the store can be partitioned or sharded by match
 id later without a redesign.
 """
@@ -59,6 +59,12 @@ class Match(models.Model):
     totals = models.JSONField(default=list)
     winners = models.JSONField(default=list)
     turn_started_at = models.DateTimeField(null=True, blank=True)
+    seat_users = models.JSONField(
+        default=list, help_text="read model: each seat's user id, null for a COM or open seat"
+    )
+    # a cache of the engine state after ``snapshot_version`` events; a replay rebuilds it
+    snapshot = models.JSONField(null=True, blank=True, editable=False)
+    snapshot_version = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["-created_at"]
@@ -149,20 +155,6 @@ class MatchEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id} #{self.seq} {self.type}"
-
-
-class MatchSnapshot(models.Model):
-    """The engine state after ``version`` events: a cache that spares replaying the log."""
-
-    match = models.OneToOneField(
-        Match, on_delete=models.CASCADE, primary_key=True, related_name="snapshot"
-    )
-    version = models.PositiveIntegerField()
-    state = models.JSONField()
-    updated_at = models.DateTimeField(auto_now=True)
-
-    def __str__(self) -> str:
-        return f"snapshot of {self.match_id} at version {self.version}"
 
 
 class IdempotencyRecord(models.Model):

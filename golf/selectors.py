@@ -15,28 +15,21 @@ from django.db.models import QuerySet
 from golf import errors
 from golf.engine import redact_event, view_for
 from golf.engine.state import State
-from golf.models import Match, MatchEvent, SeatKind
+from golf.models import Match, MatchEvent
 from golf.store import load_events, load_state, state_at, to_event, verify_chain
 
 
 def get_match(match_id: object) -> Match:
     try:
-        return (
-            Match.objects.select_related("snapshot")
-            .prefetch_related("seats__user")
-            .get(pk=match_id)
-        )
+        return Match.objects.prefetch_related("seats__user").get(pk=match_id)
     except (Match.DoesNotExist, ValueError, TypeError, ValidationError):
         raise errors.MatchNotFound("no such match") from None
 
 
 def seat_index_for(match: Match, user: AbstractBaseUser | None) -> int | None:
-    if user is None or not user.is_authenticated:
+    if user is None or not user.is_authenticated or user.pk not in match.seat_users:
         return None
-    for seat in match.seats.all():
-        if seat.user_id == user.pk and seat.kind == SeatKind.HUMAN:
-            return seat.index
-    return None
+    return int(match.seat_users.index(user.pk))
 
 
 def seats_json(match: Match) -> list[dict[str, Any]]:

@@ -44,8 +44,7 @@ from golf.models import (
     Seat,
     SeatKind,
 )
-from golf.notify import notify
-from golf.store import append_events, canonical_json, load_state, save_snapshot
+from golf.store import append_events, canonical_json, load_state, take_snapshot
 
 logger = logging.getLogger(__name__)
 
@@ -78,20 +77,15 @@ def _after_commit(match_id: str, version: int, com_to_act: bool) -> None:
 
 # --- the write path -----------------------------------------------------------------------------
 def _lock(match_id: object) -> Match:
-    """The match row, locked for this transaction, with its snapshot and seats."""
+    """The match row (with its state snapshot), locked for this transaction."""
     try:
-        return (
-            Match.objects.select_for_update(of=("self",))
-            .select_related("snapshot")
-            .prefetch_related("seats")
-            .get(pk=match_id)
-        )
+        return Match.objects.select_for_update().get(pk=match_id)
     except (Match.DoesNotExist, ValueError, TypeError, ValidationError):
         raise errors.MatchNotFound("no such match") from None
 
 
-def _refresh_read_model(match: Match, state: State) -> None:
-    """Rebuild the match's read-model columns and seats' ``to_act`` from ``state``."""
+def _refresh_read_model(match: Match, before: State | None, state: State) -> None:
+    """Rebuild the match's read-model columns, snapshot and seats' ``to_act`` from ``state``."""
     match.hole = state.hole
     match.holes = state.rules.holes
     match.phase = state.phase.value
@@ -103,15 +97,13 @@ def _refresh_read_model(match: Match, state: State) -> None:
         match.status = MatchStatus.ABORTED
     if match.ended and match.ended_at is None:
         match.ended_at = timezone.now()
-    match.turn_started_at = timezone.now()
-    to_act = set(state.seats_to_act())
-    seats = list(match.seats.all())
-    if any(seat.to_act != (seat.index in to_act) for seat in seats):
+    to_act = state.seats_to_act()
+    if before is None or before.seats_to_act() != to_act:
+        match.turn_started_at = timezone.now()
         Seat.objects.filter(match=match).update(
             to_act=Case(When(index__in=to_act, then=Value(True)), default=Value(False))
         )
-        for seat in seats:
-            seat.to_act = seat.index in to_act
+    take_snapshot(match, state)
     match.save(update_fields=READ_MODEL_FIELDS)
 
 
@@ -126,24 +118,31 @@ READ_MODEL_FIELDS = [
     "status",
     "ended_at",
     "turn_started_at",
+    "snapshot",
+    "snapshot_version",
     "updated_at",
 ]
+
+
+def _com_to_act(match: Match, state: State) -> bool:
+    return match.status == MatchStatus.ACTIVE and any(
+        state.players[seat] == COM for seat in state.seats_to_act()
+    )
 
 
 def _commit_events(
     match: Match, state: State | None, events: Sequence[Event], actor: str
 ) -> tuple[State, list[MatchEvent]]:
     """Append ``events`` to a locked match (``state`` is its state before them, ``None`` for a
-    new match), refresh the caches, notify listeners and schedule follow-ups on commit."""
+    new match), refresh the read model and snapshot, and schedule follow-ups on commit.
+
+    Saving the new version makes PostgreSQL notify listeners on commit (a trigger).
+    """
     rows = append_events(match, events, actor)
     new_state = replay(events, state)
-    _refresh_read_model(match, new_state)
-    save_snapshot(match, new_state, force=new_state.ended)
-    notify(match)  # delivered by PostgreSQL when the transaction commits
+    _refresh_read_model(match, state, new_state)
     match_id, version = str(match.id), match.version
-    com_to_act = match.status == MatchStatus.ACTIVE and any(
-        s.kind == SeatKind.COM and s.to_act for s in match.seats.all()
-    )
+    com_to_act = _com_to_act(match, new_state)
     transaction.on_commit(lambda: _after_commit(match_id, version, com_to_act))
     return new_state, rows
 
@@ -202,6 +201,7 @@ def match_create(
             "turn_timeout must be between 10 seconds and 30 days", field="turn_timeout"
         )
     has_open = any(s.type == "open" for s in requests)
+    first = replay(events)
     match = Match.objects.create(
         preset=preset,
         rules=resolved.to_json(),
@@ -210,6 +210,7 @@ def match_create(
         seed_commitment=commitment_of(seed),
         hints_enabled=hints,
         turn_timeout=turn_timeout,
+        seat_users=[creator.pk if s.type == "me" else None for s in requests],
     )
     now = timezone.now()
     Seat.objects.bulk_create(
@@ -220,10 +221,15 @@ def match_create(
             user=creator if s.type == "me" else None,
             com_level=s.level,
             joined_at=now if s.type != "open" else None,
+            to_act=i in first.seats_to_act(),
         )
         for i, s in enumerate(requests)
     )
-    _commit_events(match, None, events, actor=f"user:{creator.pk}")
+    append_events(match, events, actor=f"user:{creator.pk}")
+    _refresh_read_model(match, first, first)
+    match_id, version = str(match.id), match.version
+    com_to_act = _com_to_act(match, first)
+    transaction.on_commit(lambda: _after_commit(match_id, version, com_to_act))
     return match
 
 
@@ -246,13 +252,16 @@ def match_join(*, match_id: object, user: AbstractBaseUser, seat: int | None = N
     chosen.user = user
     chosen.joined_at = timezone.now()
     chosen.save(update_fields=["kind", "user", "joined_at"])
+    match.seat_users = [user.pk if s.pk == chosen.pk else s.user_id for s in seats]
+    fields = ["seat_users", "updated_at"]
     if all(s.kind != SeatKind.OPEN for s in seats if s.pk != chosen.pk):
         match.status = MatchStatus.ACTIVE
         match.turn_started_at = timezone.now()
-        match.save(update_fields=["status", "turn_started_at", "updated_at"])
+        fields += ["status", "turn_started_at"]
         match_id_str, version = str(match.id), match.version
-        com_to_act = any(s.kind == SeatKind.COM and s.to_act for s in seats)
+        com_to_act = _com_to_act(match, load_state(match))
         transaction.on_commit(lambda: _after_commit(match_id_str, version, com_to_act))
+    match.save(update_fields=fields)
     return chosen
 
 
@@ -261,10 +270,10 @@ def request_hash(action: Any, expected_version: int | None) -> str:
     return hashlib.sha256(canonical_json([action, expected_version]).encode()).hexdigest()
 
 
-def seat_of(match: Match, user: AbstractBaseUser) -> Seat:
-    for seat in match.seats.all():
-        if seat.user_id == user.pk and seat.kind == SeatKind.HUMAN:
-            return seat
+def seat_of(match: Match, user: AbstractBaseUser) -> int:
+    """The index of ``user``'s seat (from the match's read model)."""
+    if user.pk is not None and user.pk in match.seat_users:
+        return int(match.seat_users.index(user.pk))
     raise errors.NotAParticipant("you have no seat in this match")
 
 
@@ -319,7 +328,7 @@ def _match_act(
             else "the match has ended"
         )
     state = load_state(match)
-    events = decide(state, seat.index, action)
+    events = decide(state, seat, action)
     first_seq = match.version + 1
     new_state, rows = _commit_events(match, state, events, actor=f"user:{user.pk}")
     if idempotency_key is not None:
@@ -337,33 +346,32 @@ def _match_act(
 def match_act_for_seat(
     *,
     match_id: object,
-    seat_index: int,
-    choose: Callable[[State, Seat], Any],
+    pick_seat: Callable[[State], int | None],
+    choose: Callable[[State, int], Any],
     expected_version: int,
-    actor: str,
+    actor: Callable[[int], str],
 ) -> ActResult | None:
-    """Play a move for a seat on the server's behalf (a COM, or a timed-out human).
+    """Play a move on the server's behalf (a COM's, or a timed-out human's).
 
-    ``choose(state, seat)`` returns the action, or ``None`` to do nothing. Returns
-    ``None`` when the match moved past ``expected_version`` or the seat is not to act:
-    such a request is stale and is dropped.
+    ``pick_seat(state)`` names the seat to move for, ``choose(state, seat)`` its action,
+    ``actor(seat)`` the actor recorded on the events. Returns ``None``, writing nothing,
+    when the match moved past ``expected_version``, is not active, or has no such seat to
+    act: such a request is stale.
     """
     with transaction.atomic():
         match = _lock(match_id)
         if match.version != expected_version or match.status != MatchStatus.ACTIVE:
             return None
-        seat = next((s for s in match.seats.all() if s.index == seat_index), None)
-        if seat is None:
-            return None
         state = load_state(match)
-        if seat_index not in state.seats_to_act():
+        seat = pick_seat(state)
+        if seat is None or seat not in state.seats_to_act():
             return None
         action = choose(state, seat)
         if action is None:
             return None
-        events = decide(state, seat_index, action)
+        events = decide(state, seat, action)
         first_seq = match.version + 1
-        new_state, rows = _commit_events(match, state, events, actor=actor)
+        new_state, rows = _commit_events(match, state, events, actor=actor(seat))
         return ActResult(match, first_seq, match.version, state=new_state, rows=rows)
 
 

@@ -1,4 +1,4 @@
-"""Reading and appending a match's event log, with its hash chain and snapshot.
+"""Reading and appending a match's event log, with its hash chain and state snapshot.
 
 Functions here run inside the caller's transaction; those that write expect the match
 row to be locked (``SELECT ... FOR UPDATE``) by the caller.
@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import uuid
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from django.db import connection
+from django.utils import timezone
+
 from golf.engine import Event, State, event_from_payload, event_payload, replay
 from golf.engine.snapshot import state_from_json, state_to_json
-from golf.models import Match, MatchEvent, MatchSnapshot
-
-SNAPSHOT_EVERY = 8  # events between snapshots; loading replays fewer than this many
+from golf.models import Match, MatchEvent
 
 
 def canonical_json(data: Any) -> str:
@@ -47,26 +49,16 @@ def load_events(match: Match, after: int = 0, upto: int | None = None) -> list[M
     return list(rows.order_by("seq"))
 
 
-def cached_snapshot(match: Match) -> MatchSnapshot | None:
-    """The match's snapshot, from the row loaded with it when it was (``select_related``)."""
-    try:
-        return match.snapshot
-    except MatchSnapshot.DoesNotExist:
-        return None
-
-
 def load_state(match: Match) -> State:
-    """The current state: the latest snapshot plus the events after it."""
-    snapshot = cached_snapshot(match)
+    """The current state: the match's snapshot plus the events after it (if any)."""
     base: State | None = None
     after = 0
-    if snapshot is not None and snapshot.version <= match.version:
-        base = state_from_json(snapshot.state)
-        after = snapshot.version
-    events = [to_event(r) for r in load_events(match, after=after)]
-    if base is not None and not events:
+    if match.snapshot is not None and match.snapshot_version <= match.version:
+        base = state_from_json(match.snapshot)
+        after = match.snapshot_version
+    if base is not None and after == match.version:
         return base
-    return replay(events, base)
+    return replay((to_event(r) for r in load_events(match, after=after)), base)
 
 
 def state_at(match: Match, version: int) -> State:
@@ -85,41 +77,57 @@ def append_events(
         previous_hash = match.last_hash or genesis_hash(match.id)
     rows = []
     seq = match.version
+    now = timezone.now()
     for event in events:
         seq += 1
         payload = event_payload(event)
         digest = event_hash(previous_hash, seq, event.name, event.version, payload, actor)
         rows.append(
             MatchEvent(
+                id=uuid.uuid4(),
                 match=match,
                 seq=seq,
                 type=event.name,
                 version=event.version,
                 payload=payload,
                 actor=actor,
+                created_at=now,
                 hash=digest,
             )
         )
         previous_hash = digest
-    MatchEvent.objects.bulk_create(rows)
+    # One multi-row INSERT; the ORM's bulk_create costs more than the write itself here.
+    jsonb = "::jsonb" if connection.vendor == "postgresql" else ""
+    values = ", ".join([f"(%s, %s, %s, %s, %s, %s{jsonb}, %s, %s, %s)"] * len(rows))
+    params: list[Any] = []
+    for row in rows:
+        params += [
+            row.id,
+            match.id,
+            row.seq,
+            row.type,
+            row.version,
+            canonical_json(row.payload),
+            row.actor,
+            row.created_at,
+            row.hash,
+        ]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO golf_matchevent "
+            "(id, match_id, seq, type, version, payload, actor, created_at, hash) "
+            f"VALUES {values}",
+            params,
+        )
     match.version = seq
     match.last_hash = previous_hash
     return rows
 
 
-def save_snapshot(match: Match, state: State, force: bool = False) -> None:
-    """Store ``state`` as the snapshot when enough events have passed since the last one."""
-    current = cached_snapshot(match)
-    if not force and current is not None and state.version - current.version < SNAPSHOT_EVERY:
-        return
-    data = state_to_json(state)
-    if current is None:
-        match.snapshot = MatchSnapshot.objects.create(
-            match=match, version=state.version, state=data
-        )
-    else:
-        MatchSnapshot.objects.filter(match=match).update(version=state.version, state=data)
-        current.version, current.state = state.version, data
+def take_snapshot(match: Match, state: State) -> None:
+    """Keep ``state`` as the match's snapshot; saved with the match's next save."""
+    match.snapshot = state_to_json(state)
+    match.snapshot_version = state.version
 
 
 def verify_chain(match_id: object, rows: Iterable[MatchEvent]) -> list[str]:

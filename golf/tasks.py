@@ -15,9 +15,9 @@ from celery import shared_task
 from django.conf import settings
 from django.db import OperationalError
 
-from golf.engine import view_for
+from golf.engine import Action, State, view_for
 from golf.engine.com import choose_action
-from golf.models import Match, SeatKind
+from golf.models import Match, Seat, SeatKind
 from golf.services import match_act_for_seat
 
 logger = logging.getLogger(__name__)
@@ -58,26 +58,27 @@ def _enqueue_com_turn(match_id: str, version: int) -> None:
 
 def com_move(match_id: str, expected_version: int) -> bool:
     """Play the move of the first COM seat to act; False when the request is stale."""
-    match = Match.objects.filter(pk=match_id).first()
+    match = Match.objects.filter(pk=match_id).only("id").first()
     if match is None:
         return False
-    com_seats = {s.index: s for s in match.seats.all() if s.kind == SeatKind.COM}
-    candidates = sorted(i for i, s in com_seats.items() if s.to_act)
-    if not candidates:
-        return False
-    seat_index = candidates[0]
-    level = com_seats[seat_index].com_level
+    levels = dict(
+        Seat.objects.filter(match=match, kind=SeatKind.COM).values_list("index", "com_level")
+    )
 
-    def choose(state, seat):  # type: ignore[no-untyped-def]
-        view = view_for(state, seat.index)
-        return choose_action(level, view, state.rules, com_rng(match_id, state.version, seat.index))
+    def choose(state: State, seat: int) -> Action | None:
+        view = view_for(state, seat)
+        rng = com_rng(match_id, state.version, seat)
+        return choose_action(levels[seat], view, state.rules, rng)
+
+    def first_com(state: State) -> int | None:
+        return next((s for s in state.seats_to_act() if s in levels), None)
 
     result = match_act_for_seat(
         match_id=match_id,
-        seat_index=seat_index,
+        pick_seat=first_com,
         choose=choose,
         expected_version=expected_version,
-        actor=f"com:{level}",
+        actor=lambda seat: f"com:{levels[seat]}",
     )
     return result is not None
 

@@ -164,4 +164,5 @@ def test_seats_to_act_read_model_follows_the_log(duel, alice, bob):
         match_act(match_id=duel.id, user=user, action={"type": "reveal", "position": pos})
     seats = {s.index: s.to_act for s in Seat.objects.filter(match=duel)}
     assert seats == {0: True, 1: False}
+    duel.refresh_from_db()
     assert load_state(duel).seats_to_act() == (0,)

@@ -12,9 +12,10 @@ from django.db import DatabaseError, connection, connections, transaction
 
 from golf import errors
 from golf.engine import legal_actions, replay
+from golf.engine.snapshot import state_to_json
 from golf.models import Match, MatchEvent
 from golf.services import match_act, match_create, match_join
-from golf.store import SNAPSHOT_EVERY, load_events, load_state, to_event
+from golf.store import load_events, load_state, state_at, to_event
 
 
 def full_replay(match):
@@ -70,11 +71,19 @@ def test_loading_from_a_snapshot_equals_a_full_replay(alice, bob, carol, preset)
     match_join(match_id=match.id, user=bob)
     match_join(match_id=match.id, user=carol)
     users = [alice, bob, carol]
-    for _ in range(6):
-        play_randomly(match, users, SNAPSHOT_EVERY // 2 + 3, rng)
-        assert match.snapshot.version <= match.version
+    for _ in range(8):
+        play_randomly(match, users, 7, rng)
+        assert match.snapshot_version == match.version
         assert load_state(match) == full_replay(match)
-    assert match.snapshot.version > 2  # snapshots were taken along the way
+        # an older snapshot plus the events after it gives the same state
+        older = max(1, match.version - rng.randint(1, 9))
+        match.snapshot = state_to_json(state_at(match, older))
+        match.snapshot_version = older
+        assert load_state(match) == full_replay(match)
+        # and so does no snapshot at all
+        match.snapshot = None
+        assert load_state(match) == full_replay(match)
+        match.refresh_from_db()
 
 
 @pytest.mark.django_db(transaction=True)
