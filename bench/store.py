@@ -67,13 +67,14 @@ def main() -> None:
         fill_seconds += step(long_match, linger=True)
     appends = long_match.version - appended_before
 
-    shorts = [new_match(2, 9) for _ in range(args.samples)]
+    # the same table (six players, 18 holes) so that only the length of the log differs
+    shorts = [new_match(6, 18) for _ in range(args.samples)]
     for match in shorts:
         while match.version < 10:
-            step(match)
+            step(match, linger=True)
     short_times, long_times = [], []
     for match in shorts:  # interleave so both see the same machine load
-        short_times.append(step(match))
+        short_times.append(step(match, linger=True))
         long_times.append(step(long_match, linger=True))
     short_med = statistics.median(short_times)
     long_med = statistics.median(long_times)

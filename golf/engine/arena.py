@@ -143,7 +143,23 @@ def summary(tally: Tally, entries: Sequence[str]) -> dict[str, Any]:
             "mean_ms": round(1000 * statistics.fmean(ordered), 3),
             "p95_ms": round(1000 * ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 3),
         }
-    return {"entries": rows, "decision_time": times}
+    pairs = []
+    for a in range(len(entries)):
+        for b in range(a + 1, len(entries)):
+            mean, lo, hi = paired_difference(tally, a, b)
+            pairs.append(
+                {"a": a, "b": b, "mean": round(mean, 3), "ci95": [round(lo, 3), round(hi, 3)]}
+            )
+    return {"entries": rows, "decision_time": times, "paired": pairs}
+
+
+def paired_difference(tally: Tally, a: int, b: int) -> tuple[float, float, float]:
+    """Mean of entry ``a``'s hole score minus entry ``b``'s on the same holes, with its 95%
+    confidence interval. Both played every hole, so the deal's luck cancels out."""
+    diffs = [x - y for x, y in zip(tally.scores[a], tally.scores[b], strict=True)]
+    mean = statistics.fmean(diffs)
+    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
+    return mean, mean - half, mean + half
 
 
 def print_summary(result: dict[str, Any]) -> None:
@@ -153,6 +169,13 @@ def print_summary(result: dict[str, Any]) -> None:
             f"seat entry {row['entry']} {row['level']:>6}: {row['mean_points']:7.3f} points/hole "
             f"(95% CI {lo:.3f}..{hi:.3f}), win rate {100 * row['win_rate']:.1f}%, "
             f"ties {100 * row['tie_rate']:.1f}% over {row['holes']} holes"
+        )
+    for pair in result["paired"]:
+        a, b = result["entries"][pair["a"]], result["entries"][pair["b"]]
+        lo, hi = pair["ci95"]
+        print(
+            f"entry {pair['a']} {a['level']} minus entry {pair['b']} {b['level']}, same holes: "
+            f"{pair['mean']:+.3f} points/hole (95% CI {lo:+.3f}..{hi:+.3f})"
         )
     for level, t in result["decision_time"].items():
         print(

@@ -26,7 +26,9 @@ from golf.engine.views import View
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    samples: int = 48  # determinizations
+    samples: int = (
+        48  # determinizations with 2 players; samples // (players - 1), 16 or more, beyond
+    )
     candidates: int = 6  # actions searched: the best ones by the expected-value evaluation
     rounds: int = 6  # turns each seat plays in a rollout before the position is scored
     clear_margin: float = 6.0  # skip the search when the evaluation's best leads by this
@@ -287,7 +289,13 @@ def search_policy(
         return actions[order[0]]
     candidates = [actions[i] for i in order[: budget.candidates]]
     totals = [0.0] * len(candidates)
-    for _ in range(budget.samples):
+    # rollouts grow with the table: fewer samples for more players keeps the time bounded
+    samples = (
+        max(16, budget.samples // (len(view.players) - 1))
+        if budget.samples > 16
+        else budget.samples
+    )
+    for _ in range(samples):
         sample_seed = rng.getrandbits(64)
         base = _determinize(view, rules, random.Random(sample_seed), know)
         for i, action in enumerate(candidates):
