@@ -204,3 +204,11 @@ LOGGING = {
 
 # --- Game service ---------------------------------------------------------------------------
 COM_MOVE_DELAY_MS = env_int("COM_MOVE_DELAY_MS", 0)
+# the sweeper re-enqueues COM turns of active matches left waiting longer than this
+COM_STALL_SECONDS = env_int("COM_STALL_SECONDS", 30)
+CELERY_BEAT_SCHEDULE = {
+    "sweep-stalled-matches": {
+        "task": "golf.tasks.sweep_stalled",
+        "schedule": float(env_int("SWEEP_INTERVAL_SECONDS", 15)),
+    }
+}

@@ -50,8 +50,20 @@ def view_json(state: State, seat: int | None) -> dict[str, Any]:
 
 
 def match_view(match: Match, user: AbstractBaseUser | None) -> dict[str, Any]:
-    """The caller's view of the match now: their seat's view, or the spectator view."""
-    return view_json(load_state(match), seat_index_for(match, user))
+    """The caller's view of the match now: their seat's view, or the spectator view.
+
+    A seated player's view also lists ``auto_moves``: the sequence numbers of the events
+    the server made for them when their turn timed out.
+    """
+    seat = seat_index_for(match, user)
+    view = view_json(load_state(match), seat)
+    if seat is not None and match.turn_timeout:
+        view["auto_moves"] = list(
+            MatchEvent.objects.filter(match=match, actor="timer", payload__seat=seat)
+            .order_by("seq")
+            .values_list("seq", flat=True)
+        )
+    return view
 
 
 def event_json(row: MatchEvent, seat: int | None, ended: bool) -> dict[str, Any]:

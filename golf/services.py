@@ -68,11 +68,21 @@ class ActResult:
 
 
 # --- side effects, run after commit -----------------------------------------------------------
-def _after_commit(match_id: str, version: int, com_to_act: bool) -> None:
-    """Hand COM turns and timers to the workers."""
+def _after_commit(match_id: str, version: int, com_to_act: bool, timer: int | None) -> None:
+    """Hand COM turns and turn timers to the workers."""
     from golf import tasks
 
-    tasks.schedule_followups(match_id, version, com_to_act)
+    tasks.schedule_followups(match_id, version, com_to_act, timer)
+
+
+def _schedule(match: Match, state: State) -> None:
+    """After this transaction commits, start what the new state waits for."""
+    match_id, version = str(match.id), match.version
+    com_to_act = _com_to_act(match, state)
+    timer = None
+    if match.turn_timeout and match.status == MatchStatus.ACTIVE and not com_to_act:
+        timer = match.turn_timeout
+    transaction.on_commit(lambda: _after_commit(match_id, version, com_to_act, timer))
 
 
 # --- the write path -----------------------------------------------------------------------------
@@ -141,9 +151,7 @@ def _commit_events(
     rows = append_events(match, events, actor)
     new_state = replay(events, state)
     _refresh_read_model(match, state, new_state)
-    match_id, version = str(match.id), match.version
-    com_to_act = _com_to_act(match, new_state)
-    transaction.on_commit(lambda: _after_commit(match_id, version, com_to_act))
+    _schedule(match, new_state)
     return new_state, rows
 
 
@@ -227,9 +235,7 @@ def match_create(
     )
     append_events(match, events, actor=f"user:{creator.pk}")
     _refresh_read_model(match, first, first)
-    match_id, version = str(match.id), match.version
-    com_to_act = _com_to_act(match, first)
-    transaction.on_commit(lambda: _after_commit(match_id, version, com_to_act))
+    _schedule(match, first)
     return match
 
 
@@ -258,9 +264,7 @@ def match_join(*, match_id: object, user: AbstractBaseUser, seat: int | None = N
         match.status = MatchStatus.ACTIVE
         match.turn_started_at = timezone.now()
         fields += ["status", "turn_started_at"]
-        match_id_str, version = str(match.id), match.version
-        com_to_act = _com_to_act(match, load_state(match))
-        transaction.on_commit(lambda: _after_commit(match_id_str, version, com_to_act))
+        _schedule(match, load_state(match))
     match.save(update_fields=fields)
     return chosen
 

@@ -1,7 +1,9 @@
-"""Work that runs on Celery workers: COM turns (and, later, turn timers).
+"""Work that runs on Celery workers: COM turns, turn timers and the stall sweeper.
 
 Tasks take ids and call a service. They are idempotent: each carries the match version it
-was scheduled for, and the service drops it if the match has moved on.
+was scheduled for, and the write path drops it, writing nothing, if the match has moved
+on. So a task delivered twice, run by two workers at once, or re-enqueued by the sweeper
+still makes at most one move for that version.
 """
 
 from __future__ import annotations
@@ -10,36 +12,49 @@ import hashlib
 import logging
 import random
 import threading
+from datetime import timedelta
 
 from celery import shared_task
 from django.conf import settings
 from django.db import OperationalError
+from django.utils import timezone
 
-from golf.engine import Action, State, view_for
+from golf.engine import HUMAN, Action, State, view_for
 from golf.engine.com import choose_action
-from golf.models import Match, Seat, SeatKind
-from golf.services import match_act_for_seat
+from golf.models import Match, MatchStatus, Seat, SeatKind
+from golf.services import ActResult, match_act_for_seat
 
 logger = logging.getLogger(__name__)
+
+TIMER_LEVEL = "normal"  # the COM that moves for a human whose turn timed out
+TIMER_ACTOR = "timer"
 
 _local = threading.local()
 
 
 def com_rng(match_id: str, version: int, seat: int) -> random.Random:
-    """The COM's random source: from public facts only, never from the match seed."""
+    """A COM's random source: from public facts only, never from the match seed."""
     digest = hashlib.sha256(f"com:{match_id}:{version}:{seat}".encode()).digest()
     return random.Random(int.from_bytes(digest[:8], "big"))
 
 
-def schedule_followups(match_id: str, version: int, com_to_act: bool) -> None:
-    """After a commit that left a COM to act, enqueue its turn for that version."""
+def _eager() -> bool:
+    return bool(play_com_turn.app.conf.task_always_eager)
+
+
+def schedule_followups(
+    match_id: str, version: int, com_to_act: bool, timer: int | None = None
+) -> None:
+    """After a commit: enqueue the COM turn for that version, or arm the turn timer."""
     if com_to_act:
         _enqueue_com_turn(match_id, version)
+    elif timer and not _eager():
+        turn_timer.apply_async(args=(match_id, version), countdown=timer)
 
 
 def _enqueue_com_turn(match_id: str, version: int) -> None:
     delay = settings.COM_MOVE_DELAY_MS / 1000
-    if not play_com_turn.app.conf.task_always_eager:
+    if not _eager():
         play_com_turn.apply_async(args=(match_id, version), countdown=delay or None)
         return
     # Eager mode (tests, development): run chained COM turns in a loop, not recursively.
@@ -56,41 +71,134 @@ def _enqueue_com_turn(match_id: str, version: int) -> None:
         _local.pending = None
 
 
-def com_move(match_id: str, expected_version: int) -> bool:
-    """Play the move of the first COM seat to act; False when the request is stale."""
-    match = Match.objects.filter(pk=match_id).only("id").first()
-    if match is None:
-        return False
-    levels = dict(
-        Seat.objects.filter(match=match, kind=SeatKind.COM).values_list("index", "com_level")
-    )
+def _play_for(
+    match_id: str,
+    expected_version: int,
+    seats: dict[int, str],
+    actor: str | None = None,
+) -> ActResult | None:
+    """One move for the first seat to act among ``seats`` (seat -> COM level)."""
+
+    def pick(state: State) -> int | None:
+        return next((s for s in state.seats_to_act() if s in seats), None)
 
     def choose(state: State, seat: int) -> Action | None:
         view = view_for(state, seat)
         rng = com_rng(match_id, state.version, seat)
-        return choose_action(levels[seat], view, state.rules, rng)
+        return choose_action(seats[seat], view, state.rules, rng)
 
-    def first_com(state: State) -> int | None:
-        return next((s for s in state.seats_to_act() if s in levels), None)
-
-    result = match_act_for_seat(
+    return match_act_for_seat(
         match_id=match_id,
-        pick_seat=first_com,
+        pick_seat=pick,
         choose=choose,
         expected_version=expected_version,
-        actor=lambda seat: f"com:{levels[seat]}",
+        actor=lambda seat: actor or f"com:{seats[seat]}",
     )
-    return result is not None
 
 
-@shared_task(
-    acks_late=True,
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    max_retries=5,
-    soft_time_limit=20,
-    time_limit=30,
-)
+def com_move(match_id: str, expected_version: int) -> bool:
+    """Play the move of the first COM seat to act; False when the request is stale."""
+    levels = dict(
+        Seat.objects.filter(match_id=match_id, kind=SeatKind.COM).values_list("index", "com_level")
+    )
+    return bool(levels) and _play_for(match_id, expected_version, levels) is not None
+
+
+def timeout_move(match_id: str, expected_version: int) -> int:
+    """Finish the turn of a human whose time ran out with ``normal`` COM moves.
+
+    Does nothing unless the match is still at ``expected_version`` and the turn started
+    ``turn_timeout`` seconds ago or more. Returns the number of moves made.
+    """
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or not match.turn_timeout or match.turn_started_at is None:
+        return 0
+    if match.version != expected_version or match.status != MatchStatus.ACTIVE:
+        return 0
+    if timezone.now() < match.turn_started_at + timedelta(seconds=match.turn_timeout):
+        return 0
+    players = (match.snapshot or {}).get("players", [])
+    humans = {i: TIMER_LEVEL for i, kind in enumerate(players) if kind == HUMAN}
+    moves = 0
+    version = expected_version
+    seat_in_turn: int | None = None
+    while moves < 4:  # a whole turn: a draw and a placement, or the initial flips
+        result = _play_for(match_id, version, humans, actor=TIMER_ACTOR)
+        if result is None or result.state is None:
+            break
+        moves += 1
+        version = result.version
+        acted = result.rows[0].payload.get("seat") if result.rows else None
+        if seat_in_turn is None:
+            seat_in_turn = acted
+        if seat_in_turn not in result.state.seats_to_act():
+            break
+        humans = {seat_in_turn: TIMER_LEVEL} if seat_in_turn is not None else humans
+    return moves
+
+
+def stalled_matches(older_than: float) -> list[tuple[str, int, str]]:
+    """Active matches waiting longer than ``older_than`` seconds on a COM (``com``) or on a
+    human past their turn timeout (``timer``): ``(match id, version, kind)``."""
+    cutoff = timezone.now() - timedelta(seconds=older_than)
+    waiting_on_com = Match.objects.filter(
+        status=MatchStatus.ACTIVE,
+        turn_started_at__lte=cutoff,
+        seats__kind=SeatKind.COM,
+        seats__to_act=True,
+    ).values_list("id", "version")
+    found = [(str(i), v, "com") for i, v in waiting_on_com.distinct()]
+    now = timezone.now()
+    timed = Match.objects.filter(
+        status=MatchStatus.ACTIVE, turn_timeout__isnull=False, turn_started_at__isnull=False
+    ).values_list("id", "version", "turn_timeout", "turn_started_at")
+    for match_id, version, timeout, started in timed:
+        if started + timedelta(seconds=timeout) <= now:
+            found.append((str(match_id), version, "timer"))
+    return found
+
+
+def sweep(older_than: float | None = None) -> list[tuple[str, int, str]]:
+    """Re-enqueue the work of every stalled match. Safe to run at any time and often: a
+    re-enqueued task for a version that has moved on does nothing."""
+    if older_than is None:
+        older_than = settings.COM_STALL_SECONDS
+    stalled = stalled_matches(older_than)
+    for match_id, version, kind in stalled:
+        logger.info("sweeper: re-enqueuing %s work for %s at version %s", kind, match_id, version)
+        if kind == "com":
+            _enqueue_com_turn(match_id, version)
+        elif _eager():
+            turn_timer.apply(args=(match_id, version))
+        else:
+            turn_timer.apply_async(args=(match_id, version))
+    return stalled
+
+
+TASK_OPTIONS = {
+    "acks_late": True,
+    "autoretry_for": (OperationalError,),
+    "retry_backoff": True,
+    "retry_backoff_max": 30,
+    "max_retries": 5,
+    "soft_time_limit": 20,
+    "time_limit": 30,
+}
+
+
+@shared_task(**TASK_OPTIONS)
 def play_com_turn(match_id: str, expected_version: int) -> bool:
     """Play one COM move for ``match_id`` if it is still at ``expected_version``."""
     return com_move(match_id, expected_version)
+
+
+@shared_task(**TASK_OPTIONS)
+def turn_timer(match_id: str, expected_version: int) -> int:
+    """Move for a human whose turn, begun at ``expected_version``, timed out."""
+    return timeout_move(match_id, expected_version)
+
+
+@shared_task(**{**TASK_OPTIONS, "acks_late": False})
+def sweep_stalled() -> int:
+    """Periodic (Celery beat): re-enqueue work for matches stuck on a COM or a timer."""
+    return len(sweep())
