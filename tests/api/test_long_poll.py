@@ -1,0 +1,40 @@
+"""A long-polling reader wakes as soon as new events are committed."""
+
+import threading
+import time
+
+import pytest
+from django.db import connections
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_long_poll_wakes_on_commit(alice, bob, duel):
+    url = f"/api/matches/{duel}/events"
+    version = alice.get(f"/api/matches/{duel}").json()["version"]
+    result = {}
+
+    def wait_for_events():
+        started = time.monotonic()
+        result["body"] = bob.get(url, {"after": version, "wait": 20}).json()
+        result["seconds"] = time.monotonic() - started
+        connections.close_all()
+
+    reader = threading.Thread(target=wait_for_events)
+    reader.start()
+    time.sleep(1.0)  # the reader is waiting now
+    assert reader.is_alive()
+    acted = alice.post(
+        f"/api/matches/{duel}/actions", {"type": "reveal", "position": 0}, format="json"
+    )
+    assert acted.status_code == 200
+    reader.join(timeout=20)
+    assert not reader.is_alive()
+    assert [e["seq"] for e in result["body"]["events"]] == [version + 1]
+    assert result["seconds"] < 5, result["seconds"]  # woken by the commit, not the 20 s timeout
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_long_poll_times_out_empty(alice, duel):
+    started = time.monotonic()
+    body = alice.get(f"/api/matches/{duel}/events", {"after": 2, "wait": 1}).json()
+    assert body["events"] == [] and 0.9 <= time.monotonic() - started < 5
