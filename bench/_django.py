@@ -9,7 +9,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def setup(database: str = "golf_bench") -> None:
+def setup(database: str = "golf_bench", eager: bool = True) -> str:
+    """Configure Django for ``database`` (created if missing); returns its URL."""
     sys.path.insert(0, str(ROOT))
     url = os.environ.get("BENCH_DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/{database}")
     import psycopg
@@ -23,7 +24,7 @@ def setup(database: str = "golf_bench") -> None:
         DJANGO_SETTINGS_MODULE="config.settings",
         DEBUG="1",
         DATABASE_URL=url,
-        CELERY_TASK_ALWAYS_EAGER="1",
+        CELERY_TASK_ALWAYS_EAGER="1" if eager else "0",
         LOG_LEVEL="WARNING",
     )
     os.environ.setdefault("CELERY_BROKER_URL", "memory://")
@@ -32,3 +33,4 @@ def setup(database: str = "golf_bench") -> None:
 
     django.setup()
     call_command("migrate", verbosity=0)
+    return url
