@@ -85,7 +85,9 @@ def live_worker_idle() -> bool:
 
 def test_a_killed_worker_loses_no_move(live_worker, alice_user):
     match = match_create(
-        creator=alice_user, rules={"holes": 2}, seats=[{"type": "com"}, {"type": "com", "level": "easy"}]
+        creator=alice_user,
+        rules={"holes": 2},
+        seats=[{"type": "com"}, {"type": "com", "level": "easy"}],
     )
     wait_until(lambda: Match.objects.get(pk=match.pk).version > 15, what="the COMs to play")
     live_worker.kill()  # mid-match, tasks in flight are lost
