@@ -16,7 +16,6 @@ from typing import Any
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Case, Value, When
 from django.utils import timezone
 
 from golf import errors
@@ -44,7 +43,7 @@ from golf.models import (
     Seat,
     SeatKind,
 )
-from golf.store import append_events, canonical_json, load_state, take_snapshot
+from golf.store import append_events, canonical_json, load_state, persist, take_snapshot
 
 logger = logging.getLogger(__name__)
 
@@ -94,8 +93,11 @@ def _lock(match_id: object) -> Match:
         raise errors.MatchNotFound("no such match") from None
 
 
-def _refresh_read_model(match: Match, before: State | None, state: State) -> None:
-    """Rebuild the match's read-model columns, snapshot and seats' ``to_act`` from ``state``."""
+def _refresh_read_model(
+    match: Match, before: State | None, state: State, rows: Sequence[MatchEvent]
+) -> None:
+    """Write ``rows`` and rebuild the match's read model, snapshot and seats' ``to_act``
+    from ``state`` (``before`` is the state the rows were decided on)."""
     match.hole = state.hole
     match.holes = state.rules.holes
     match.phase = state.phase.value
@@ -107,31 +109,13 @@ def _refresh_read_model(match: Match, before: State | None, state: State) -> Non
         match.status = MatchStatus.ABORTED
     if match.ended and match.ended_at is None:
         match.ended_at = timezone.now()
-    to_act = state.seats_to_act()
+    to_act: tuple[int, ...] | None = state.seats_to_act()
     if before is None or before.seats_to_act() != to_act:
         match.turn_started_at = timezone.now()
-        Seat.objects.filter(match=match).update(
-            to_act=Case(When(index__in=to_act, then=Value(True)), default=Value(False))
-        )
+    else:
+        to_act = None  # unchanged: the seats need no write
     take_snapshot(match, state)
-    match.save(update_fields=READ_MODEL_FIELDS)
-
-
-READ_MODEL_FIELDS = [
-    "version",
-    "last_hash",
-    "hole",
-    "holes",
-    "phase",
-    "totals",
-    "winners",
-    "status",
-    "ended_at",
-    "turn_started_at",
-    "snapshot",
-    "snapshot_version",
-    "updated_at",
-]
+    persist(match, rows, to_act)
 
 
 def _com_to_act(match: Match, state: State) -> bool:
@@ -150,7 +134,7 @@ def _commit_events(
     """
     rows = append_events(match, events, actor)
     new_state = replay(events, state)
-    _refresh_read_model(match, state, new_state)
+    _refresh_read_model(match, state, new_state, rows)
     _schedule(match, new_state)
     return new_state, rows
 
@@ -233,8 +217,8 @@ def match_create(
         )
         for i, s in enumerate(requests)
     )
-    append_events(match, events, actor=f"user:{creator.pk}")
-    _refresh_read_model(match, first, first)
+    rows = append_events(match, events, actor=f"user:{creator.pk}")
+    _refresh_read_model(match, None, first, rows)
     _schedule(match, first)
     return match
 

@@ -69,9 +69,10 @@ def state_at(match: Match, version: int) -> State:
 def append_events(
     match: Match, events: Sequence[Event], actor: str, previous_hash: str | None = None
 ) -> list[MatchEvent]:
-    """Append ``events`` after ``match.version`` (the match row must be locked).
+    """The rows for ``events`` after ``match.version``, chained from ``match.last_hash``.
 
-    The chain continues from ``match.last_hash``; the caller saves the match afterwards.
+    Advances ``match.version`` and ``match.last_hash``; :func:`persist` writes the rows and
+    the match together (the match row must be locked by the caller).
     """
     if previous_hash is None:
         previous_hash = match.last_hash or genesis_hash(match.id)
@@ -96,32 +97,89 @@ def append_events(
             )
         )
         previous_hash = digest
-    # One multi-row INSERT; the ORM's bulk_create costs more than the write itself here.
-    jsonb = "::jsonb" if connection.vendor == "postgresql" else ""
-    values = ", ".join([f"(%s, %s, %s, %s, %s, %s{jsonb}, %s, %s, %s)"] * len(rows))
-    params: list[Any] = []
-    for row in rows:
-        params += [
-            row.id,
-            match.id,
-            row.seq,
-            row.type,
-            row.version,
-            canonical_json(row.payload),
-            row.actor,
-            row.created_at,
-            row.hash,
-        ]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "INSERT INTO golf_matchevent "
-            "(id, match_id, seq, type, version, payload, actor, created_at, hash) "
-            f"VALUES {values}",
-            params,
-        )
     match.version = seq
     match.last_hash = previous_hash
     return rows
+
+
+# The columns a write changes on the match row: the version, the chain's head, the read
+# model and the state snapshot.
+WRITE_FIELDS = (
+    "version",
+    "last_hash",
+    "hole",
+    "holes",
+    "phase",
+    "totals",
+    "winners",
+    "status",
+    "ended_at",
+    "turn_started_at",
+    "snapshot",
+    "snapshot_version",
+    "updated_at",
+)
+_JSON_FIELDS = {"totals", "winners", "snapshot"}
+
+
+def persist(match: Match, rows: Sequence[MatchEvent], to_act: Sequence[int] | None) -> None:
+    """Write new event rows, the match's changed columns and (when ``to_act`` is given)
+    the seats' ``to_act`` flags.
+
+    On PostgreSQL this is one statement (data-modifying CTEs), so a write costs one round
+    trip; elsewhere it is up to three.
+    """
+    match.updated_at = timezone.now()
+    postgres = connection.vendor == "postgresql"
+    jsonb = "::jsonb" if postgres else ""
+    insert_sql, insert_params = "", []
+    if rows:
+        values = ", ".join([f"(%s, %s, %s, %s, %s, %s{jsonb}, %s, %s, %s)"] * len(rows))
+        insert_sql = (
+            "INSERT INTO golf_matchevent "
+            "(id, match_id, seq, type, version, payload, actor, created_at, hash) "
+            f"VALUES {values}"
+        )
+        for row in rows:
+            insert_params += [
+                row.id,
+                match.id,
+                row.seq,
+                row.type,
+                row.version,
+                canonical_json(row.payload),
+                row.actor,
+                row.created_at,
+                row.hash,
+            ]
+    flag = f"(index IN ({', '.join(['%s'] * len(to_act))}))" if to_act else "FALSE"
+    seats_sql = f"UPDATE golf_seat SET to_act = {flag} WHERE match_id = %s"
+    seats_params = [*(to_act or ()), match.id]
+    sets = ", ".join(f"{f} = %s{jsonb if f in _JSON_FIELDS else ''}" for f in WRITE_FIELDS)
+    match_sql = f"UPDATE golf_match SET {sets} WHERE id = %s"
+    match_params = [
+        canonical_json(getattr(match, f))
+        if f in _JSON_FIELDS and getattr(match, f) is not None
+        else getattr(match, f)
+        for f in WRITE_FIELDS
+    ] + [match.id]
+    with connection.cursor() as cursor:
+        if postgres:
+            parts, params = [], []
+            if insert_sql:
+                parts.append(f"events AS ({insert_sql})")
+                params += insert_params
+            if to_act is not None:
+                parts.append(f"seats AS ({seats_sql})")
+                params += seats_params
+            prefix = f"WITH {', '.join(parts)} " if parts else ""
+            cursor.execute(prefix + match_sql, params + match_params)
+            return
+        if insert_sql:
+            cursor.execute(insert_sql, insert_params)
+        if to_act is not None:
+            cursor.execute(seats_sql, seats_params)
+        cursor.execute(match_sql, match_params)
 
 
 def take_snapshot(match: Match, state: State) -> None:
