@@ -164,15 +164,31 @@ def server_error(request: Any, *args: Any, **kwargs: Any) -> JsonResponse:
     )
 
 
+def _plain_problem(status: int, code: str, title: str, detail: str) -> JsonResponse:
+    body = {
+        "type": TYPE_PREFIX + code,
+        "title": title,
+        "status": status,
+        "detail": detail,
+        "code": code,
+    }
+    return JsonResponse(body, status=status, content_type=PROBLEM_CONTENT_TYPE)
+
+
 def not_found(request: Any, exception: Exception | None = None) -> JsonResponse:
-    return JsonResponse(
-        {
-            "type": TYPE_PREFIX + "not_found",
-            "title": "Not found",
-            "status": 404,
-            "detail": "nothing here",
-            "code": "not_found",
-        },
-        status=404,
-        content_type=PROBLEM_CONTENT_TYPE,
+    return _plain_problem(404, "not_found", "Not found", "nothing here")
+
+
+def bad_request(request: Any, exception: Exception | None = None) -> JsonResponse:
+    """Django's 400 (a disallowed Host header, a malformed request) outside the API views."""
+    return _plain_problem(400, "malformed_request", "Malformed request", "the request was refused")
+
+
+def forbidden(request: Any, exception: Exception | None = None) -> JsonResponse:
+    return _plain_problem(403, "permission_denied", "Permission denied", "not allowed")
+
+
+def csrf_failure(request: Any, reason: str = "") -> JsonResponse:
+    return _plain_problem(
+        403, "csrf_failed", "CSRF check failed", "send a token, or the CSRF token"
     )

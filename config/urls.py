@@ -14,5 +14,7 @@ urlpatterns = [
     path("api/", include("api.urls")),
 ]
 
+handler400 = "api.problems.bad_request"
+handler403 = "api.problems.forbidden"
 handler404 = "api.problems.not_found"
 handler500 = "api.problems.server_error"

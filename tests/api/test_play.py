@@ -140,3 +140,11 @@ def test_events_states_audit_and_export(alice, carol, duel):
     export = carol.get(f"/api/matches/{duel}/export")
     lines = b"".join(export.streaming_content).decode().splitlines()
     assert export["Content-Type"] == "application/x-ndjson" and len(lines) == 3
+
+
+def test_errors_outside_the_api_views_are_problems_too(client):
+    response = client.get("/api/nowhere")
+    assert response.status_code == 404 and response.json()["code"] == "not_found"
+    response = client.get("/healthz", HTTP_HOST="evil.example")
+    assert response.status_code == 400
+    assert response["Content-Type"].startswith("application/problem+json")
