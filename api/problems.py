@@ -149,21 +149,6 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     return None
 
 
-def server_error(request: Any, *args: Any, **kwargs: Any) -> JsonResponse:
-    """The 500 handler: a problem body that reveals nothing about the failure."""
-    return JsonResponse(
-        {
-            "type": TYPE_PREFIX + "server_error",
-            "title": "Server error",
-            "status": 500,
-            "detail": "an unexpected error occurred",
-            "code": "server_error",
-        },
-        status=500,
-        content_type=PROBLEM_CONTENT_TYPE,
-    )
-
-
 def _plain_problem(status: int, code: str, title: str, detail: str) -> JsonResponse:
     body = {
         "type": TYPE_PREFIX + code,
@@ -173,6 +158,11 @@ def _plain_problem(status: int, code: str, title: str, detail: str) -> JsonRespo
         "code": code,
     }
     return JsonResponse(body, status=status, content_type=PROBLEM_CONTENT_TYPE)
+
+
+def server_error(request: Any, *args: Any, **kwargs: Any) -> JsonResponse:
+    """The 500 handler: a problem body that reveals nothing about the failure."""
+    return _plain_problem(500, "server_error", "Server error", "an unexpected error occurred")
 
 
 def not_found(request: Any, exception: Exception | None = None) -> JsonResponse:

@@ -22,7 +22,7 @@ from rest_framework.views import APIView
 from api import serializers as s
 from api.problems import ApiProblem
 from golf import errors, selectors, services
-from golf.engine import PRESETS, Rules
+from golf.engine import PRESETS, Rules, view_for
 from golf.engine.com.hint import hint
 from golf.engine.rules import FIELD_NAMES, OPTION_DOCS
 from golf.models import Match, MatchStatus
@@ -184,16 +184,13 @@ def summary_json(match: Match, user: Any) -> dict[str, Any]:
 
 
 def detail_json(match: Match, user: Any, view: dict[str, Any] | None = None) -> dict[str, Any]:
-    seed = None
-    if match.ended:
-        seed = selectors.audit_record(match)["seed"] if view is None else _revealed_seed(match)
     return {
         **summary_json(match, user),
         "rules": match.rules,
         "hints_enabled": match.hints_enabled,
         "turn_timeout": match.turn_timeout,
         "seed_commitment": match.seed_commitment,
-        "seed": seed,
+        "seed": _revealed_seed(match) if match.ended else None,
         "winners": match.winners,
         "view": view if view is not None else selectors.match_view(match, user),
     }
@@ -504,8 +501,6 @@ class HintView(APIView):
         state = load_state(match)
         if match.status != MatchStatus.ACTIVE or seat not in state.seats_to_act():
             raise ApiProblem(409, "not_your_turn", "Not your turn", "hints are for the seat to act")
-        from golf.engine import view_for
-
         return Response(hint(view_for(state, seat), state.rules).to_json())
 
 

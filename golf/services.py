@@ -1,8 +1,10 @@
 """The match service: every write to a match goes through here.
 
-Writes follow one path (:func:`_write`): lock the match row, load its state (snapshot +
-tail), decide, append the events with their sequence numbers and hashes, refresh the
-read model and snapshot, and schedule side effects on commit.
+Every write follows one path: lock the match row (:func:`_lock`), load its state (the
+snapshot on the row, plus any events after it), decide, then :func:`_commit_events`:
+append the events with their sequence numbers and hashes, refresh the read model and
+snapshot in the same statement, and schedule side effects on commit. Call the private
+helpers only inside ``transaction.atomic`` and while holding the row lock.
 """
 
 from __future__ import annotations
