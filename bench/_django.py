@@ -34,3 +34,22 @@ def setup(database: str = "golf_bench", eager: bool = True) -> str:
     django.setup()
     call_command("migrate", verbosity=0)
     return url
+
+
+def service_env(**extra: str) -> dict[str, str]:
+    """The environment for a server or worker process the benchmark starts: production
+    settings (DEBUG off) on the benchmark's database, plus ``extra``."""
+    return {
+        **os.environ,
+        "DEBUG": "0",
+        "SECRET_KEY": "bench-only-" + "k" * 40,
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "CELERY_TASK_ALWAYS_EAGER": "0",
+        "LOG_LEVEL": "WARNING",
+        **extra,
+    }
+
+
+def venv_command(name: str) -> str:
+    """A console script installed beside this interpreter (gunicorn, celery)."""
+    return str(Path(sys.executable).parent / name)

@@ -22,12 +22,10 @@ import os
 import socket
 import statistics
 import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 
-from _django import ROOT, setup
+from _django import ROOT, service_env, setup, venv_command
 
 
 def free_port() -> int:
@@ -111,19 +109,14 @@ def main() -> None:
     connection.close()
 
     port = free_port()
-    env = {
-        **os.environ,
-        "DEBUG": "0",
-        "SECRET_KEY": "bench-only-" + "x" * 40,
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "CELERY_BROKER_URL": os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/14"),
-        "THROTTLE_USER": "1000000/min",
-        "THROTTLE_ACTIONS": "1000000/min",
-        "LOG_LEVEL": "WARNING",
-    }
+    env = service_env(
+        CELERY_BROKER_URL=os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/14"),
+        THROTTLE_USER="1000000/min",
+        THROTTLE_ACTIONS="1000000/min",
+    )
     server = subprocess.Popen(
         [
-            str(Path(sys.executable).parent / "gunicorn"),
+            venv_command("gunicorn"),
             "config.wsgi",
             "--bind",
             f"127.0.0.1:{port}",

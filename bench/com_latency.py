@@ -17,11 +17,9 @@ import random
 import signal
 import statistics
 import subprocess
-import sys
 import time
-from pathlib import Path
 
-from _django import ROOT, setup
+from _django import ROOT, service_env, setup, venv_command
 
 BROKER = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/12")
 
@@ -44,20 +42,10 @@ def main() -> None:
 
     with app.connection_for_write() as conn:
         conn.default_channel.queue_purge("celery")
-    env = {
-        **os.environ,
-        "DEBUG": "0",
-        "SECRET_KEY": "bench-" + "k" * 40,
-        "ALLOWED_HOSTS": "localhost",
-        "DATABASE_URL": url,
-        "CELERY_BROKER_URL": BROKER,
-        "CELERY_TASK_ALWAYS_EAGER": "0",
-        "COM_MOVE_DELAY_MS": "0",
-        "LOG_LEVEL": "WARNING",
-    }
+    env = service_env(DATABASE_URL=url, CELERY_BROKER_URL=BROKER, COM_MOVE_DELAY_MS="0")
     worker = subprocess.Popen(
         [
-            str(Path(sys.executable).parent / "celery"),
+            venv_command("celery"),
             "-A",
             "config",
             "worker",
