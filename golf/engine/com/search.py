@@ -32,6 +32,7 @@ class Budget:
     candidates: int = 6  # actions searched: the best ones by the expected-value evaluation
     rounds: int = 6  # turns each seat plays in a rollout before the position is scored
     clear_margin: float = 6.0  # skip the search when the evaluation's best leads by this
+    confidence: float = 1.0  # standard errors by which a rollout must beat the evaluation
 
 
 DEFAULT_BUDGET = Budget()
@@ -288,7 +289,7 @@ def search_policy(
     if len(order) > 1 and values[order[1]] - values[order[0]] >= budget.clear_margin:
         return actions[order[0]]
     candidates = [actions[i] for i in order[: budget.candidates]]
-    totals = [0.0] * len(candidates)
+    outcomes: list[list[float]] = [[] for _ in candidates]
     # rollouts grow with the table: fewer samples for more players keeps the time bounded
     samples = (
         max(16, budget.samples // (len(view.players) - 1))
@@ -311,6 +312,23 @@ def search_policy(
                 base.mean,
                 random.Random(sample_seed),
             )
-            totals[i] += _rollout(sim, view.seat, action, drawn, budget.rounds)
-    best = min(range(len(candidates)), key=lambda i: (totals[i], i))
-    return candidates[best]
+            outcomes[i].append(_rollout(sim, view.seat, action, drawn, budget.rounds))
+    return candidates[_choose(outcomes, budget.confidence)]
+
+
+def _choose(outcomes: list[list[float]], z: float) -> int:
+    """The candidate to play: the evaluation's favourite (index 0) unless another one did
+    better on the same samples by more than ``z`` standard errors of the difference."""
+    best, best_mean = 0, 0.0
+    n = len(outcomes[0])
+    for i in range(1, len(outcomes)):
+        diffs = [a - b for a, b in zip(outcomes[i], outcomes[0], strict=True)]
+        mean = sum(diffs) / n
+        if n > 1:
+            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+            se = (var / n) ** 0.5
+        else:
+            se = 0.0
+        if mean < -z * se and mean < best_mean:
+            best, best_mean = i, mean
+    return best
