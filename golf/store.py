@@ -12,7 +12,7 @@ import uuid
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from django.db import connection
+from django.db import connection, models
 from django.utils import timezone
 
 from golf.engine import Event, State, event_from_payload, event_payload, replay
@@ -119,7 +119,25 @@ WRITE_FIELDS = (
     "snapshot_version",
     "updated_at",
 )
-_JSON_FIELDS = {"totals", "winners", "snapshot"}
+
+
+def _prep(model: type[models.Model], name: str, value: Any) -> Any:
+    """``value`` as the database takes it for ``model.name`` (UUIDs, JSON, datetimes)."""
+    return model._meta.get_field(name).get_db_prep_save(value, connection)
+
+
+_EVENT_COLUMNS = (
+    "id",
+    "match_id",
+    "seq",
+    "type",
+    "version",
+    "payload",
+    "actor",
+    "created_at",
+    "hash",
+)
+_EVENT_FIELDS = ("id", "match", "seq", "type", "version", "payload", "actor", "created_at", "hash")
 
 
 def persist(match: Match, rows: Sequence[MatchEvent], to_act: Sequence[int] | None) -> None:
@@ -130,41 +148,28 @@ def persist(match: Match, rows: Sequence[MatchEvent], to_act: Sequence[int] | No
     trip; elsewhere it is up to three.
     """
     match.updated_at = timezone.now()
-    postgres = connection.vendor == "postgresql"
-    jsonb = "::jsonb" if postgres else ""
     insert_sql, insert_params = "", []
     if rows:
-        values = ", ".join([f"(%s, %s, %s, %s, %s, %s{jsonb}, %s, %s, %s)"] * len(rows))
+        row_marks = "(" + ", ".join(["%s"] * len(_EVENT_COLUMNS)) + ")"
         insert_sql = (
-            "INSERT INTO golf_matchevent "
-            "(id, match_id, seq, type, version, payload, actor, created_at, hash) "
-            f"VALUES {values}"
+            f"INSERT INTO golf_matchevent ({', '.join(_EVENT_COLUMNS)}) "
+            f"VALUES {', '.join([row_marks] * len(rows))}"
         )
         for row in rows:
+            values = (row.id, match.id, row.seq, row.type, row.version, row.payload,
+                      row.actor, row.created_at, row.hash)  # fmt: skip
             insert_params += [
-                row.id,
-                match.id,
-                row.seq,
-                row.type,
-                row.version,
-                canonical_json(row.payload),
-                row.actor,
-                row.created_at,
-                row.hash,
+                _prep(MatchEvent, f, v) for f, v in zip(_EVENT_FIELDS, values, strict=True)
             ]
-    flag = f"(index IN ({', '.join(['%s'] * len(to_act))}))" if to_act else "FALSE"
+    flag = f'("index" IN ({", ".join(["%s"] * len(to_act))}))' if to_act else "FALSE"
     seats_sql = f"UPDATE golf_seat SET to_act = {flag} WHERE match_id = %s"
-    seats_params = [*(to_act or ()), match.id]
-    sets = ", ".join(f"{f} = %s{jsonb if f in _JSON_FIELDS else ''}" for f in WRITE_FIELDS)
+    match_pk = _prep(Match, "id", match.id)
+    seats_params = [*(to_act or ()), match_pk]
+    sets = ", ".join(f"{f} = %s" for f in WRITE_FIELDS)
     match_sql = f"UPDATE golf_match SET {sets} WHERE id = %s"
-    match_params = [
-        canonical_json(getattr(match, f))
-        if f in _JSON_FIELDS and getattr(match, f) is not None
-        else getattr(match, f)
-        for f in WRITE_FIELDS
-    ] + [match.id]
+    match_params = [_prep(Match, f, getattr(match, f)) for f in WRITE_FIELDS] + [match_pk]
     with connection.cursor() as cursor:
-        if postgres:
+        if connection.vendor == "postgresql":
             parts, params = [], []
             if insert_sql:
                 parts.append(f"events AS ({insert_sql})")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -22,12 +23,47 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def fetch(url: str) -> tuple[int, str]:
+def fetch(url: str, body: dict | None = None, token: str | None = None) -> tuple[int, str]:
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Token {token}"
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, headers=headers)
     try:
-        with urllib.request.urlopen(url, timeout=5) as response:
+        with urllib.request.urlopen(request, timeout=10) as response:
             return response.status, response.read().decode()
     except urllib.error.HTTPError as exc:
         return exc.code, exc.read().decode()
+
+
+def play_a_turn_against_a_com(base: str) -> None:
+    """Register, create a match against a COM, flip twice, and see the COM move: the
+    SQLite store and the filesystem broker's worker at work."""
+    status, body = fetch(
+        base + "/api/accounts/register", {"username": "runner", "password": "correct-horse-9"}
+    )
+    assert status == 201, body
+    token = json.loads(body)["token"]
+    status, body = fetch(
+        base + "/api/matches", {"holes": 1, "seats": [{"type": "me"}, {"type": "com"}]}, token
+    )
+    assert status == 201, body
+    match_id = json.loads(body)["id"]
+    for position in (0, 1):
+        status, body = fetch(
+            f"{base}/api/matches/{match_id}/actions",
+            {"type": "reveal", "position": position},
+            token,
+        )
+        assert status in (200, 412), body
+    deadline = time.monotonic() + 30
+    while True:  # the COM makes its flips on the worker
+        status, body = fetch(f"{base}/api/matches/{match_id}/events?after=0&limit=500", None, token)
+        actors = [e["actor"] for e in json.loads(body)["events"]]
+        if actors.count("com:normal") >= 2:
+            break
+        assert time.monotonic() < deadline, actors
+        time.sleep(0.3)
 
 
 @pytest.mark.slow
@@ -70,6 +106,7 @@ def test_run_serves_health_and_docs_without_external_servers(tmp_path):
         status, body = fetch(base + "/readyz")
         assert status == 200, body
         assert (tmp_path / "db.sqlite3").exists()
+        play_a_turn_against_a_com(base)
     finally:
         # Ctrl-C reaches the whole foreground process group.
         os.killpg(proc.pid, signal.SIGINT)
