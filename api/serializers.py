@@ -310,3 +310,117 @@ class AuditSerializer(serializers.Serializer):
     seed_commitment = serializers.CharField()
     chain_faults = serializers.ListField(child=serializers.CharField())
     events = AuditEventSerializer(many=True)
+
+
+# --- examples shown in the API docs ------------------------------------------------------
+VIEW_EXAMPLE = {
+    "seat": 0,
+    "version": 9,
+    "phase": "place",
+    "hole": 1,
+    "holes": 9,
+    "dealer": 2,
+    "players": ["human", "com", "com"],
+    "seats_to_act": [0],
+    "grids": [
+        ["QH", None, None, None, "6D", None],
+        ["4C", "KS", None, None, None, None],
+        [None, "9H", None, "9C", None, None],
+    ],
+    "flips_left": [0, 0, 0],
+    "stock_size": 32,
+    "discard": ["JD"],
+    "discard_top": "JD",
+    "drawn": {"seat": 0, "source": "stock", "card": "KD"},
+    "turns_in_hole": 0,
+    "max_turns": 240,
+    "final_turns": None,
+    "totals": [0, 0, 0],
+    "hole_scores": [],
+    "last_hole_grids": [],
+    "winners": [],
+    "legal_actions": [{"type": "swap", "position": p} for p in range(6)]
+    + [{"type": "discard", "flip": None}],
+    "undo_available": False,
+}
+ACT_RESULT_EXAMPLE = {
+    "version": 9,
+    "events": [
+        {
+            "seq": 9,
+            "type": "card_drawn",
+            "version": 1,
+            "actor": "user:2",
+            "created_at": "2026-11-30T03:51:06.120077+00:00",
+            "data": {"seat": 0, "source": "stock", "card": "KD"},
+        }
+    ],
+    "view": VIEW_EXAMPLE,
+}
+EVENTS_EXAMPLE = {
+    "events": [
+        {
+            "seq": 10,
+            "type": "card_swapped",
+            "version": 1,
+            "actor": "user:2",
+            "created_at": "2026-11-30T03:51:06.920077+00:00",
+            "data": {"seat": 0, "position": 1, "card": "KD", "replaced": "3S"},
+        },
+        {
+            "seq": 11,
+            "type": "card_drawn",
+            "version": 1,
+            "actor": "com:normal",
+            "created_at": "2026-11-30T03:51:06.950077+00:00",
+            "data": {"seat": 1, "source": "stock", "card": None},
+        },
+    ],
+    "version": 11,
+    "next_after": 11,
+    "has_more": False,
+}
+HINT_EXAMPLE = {
+    "action": {"type": "take_discard"},
+    "reason": "Take the 2 from the discard pile: it matches your column 1.",
+}
+PROBLEM_EXAMPLES = [
+    OpenApiExample(
+        "Not your turn",
+        value={
+            "type": "tag:golf-backend,2026:problem/not_your_turn",
+            "title": "Illegal action",
+            "status": 422,
+            "detail": "it is seat 1's turn",
+            "code": "not_your_turn",
+        },
+        response_only=True,
+        status_codes=["422"],
+    ),
+    OpenApiExample(
+        "Stale If-Match",
+        value={
+            "type": "tag:golf-backend,2026:problem/precondition_failed",
+            "title": "Precondition failed",
+            "status": 412,
+            "detail": "the match is at version 12, not 9",
+            "code": "precondition_failed",
+            "current_version": 12,
+        },
+        response_only=True,
+        status_codes=["412"],
+    ),
+    OpenApiExample(
+        "Invalid rules",
+        value={
+            "type": "tag:golf-backend,2026:problem/invalid_rules",
+            "title": "Invalid rules",
+            "status": 400,
+            "detail": "grid: must be one of 2x2, 2x3, 2x4, 3x3",
+            "code": "invalid_rules",
+            "errors": {"rules.grid": ["grid: must be one of 2x2, 2x3, 2x4, 3x3"]},
+        },
+        response_only=True,
+        status_codes=["400"],
+    ),
+]

@@ -314,6 +314,7 @@ class MatchListView(APIView):
                 },
                 request_only=True,
             ),
+            s.PROBLEM_EXAMPLES[2],
         ],
     )
     def post(self, request: Request) -> Response:
@@ -421,7 +422,13 @@ class ActionView(APIView):
                 description="1-128 printable characters",
             ),
         ],
-        examples=s.ACTION_EXAMPLES,
+        examples=[
+            *s.ACTION_EXAMPLES,
+            OpenApiExample(
+                "Drawn", value=s.ACT_RESULT_EXAMPLE, response_only=True, status_codes=["200"]
+            ),
+            *s.PROBLEM_EXAMPLES[:2],
+        ],
         responses={
             200: s.ActResultSerializer,
             **problems(400, 401, 403, 404, 409, 412, 413, 422, 429),
@@ -490,6 +497,7 @@ class HintView(APIView):
         tags=["play"],
         summary="A suggested move for your seat",
         responses={200: s.HintSerializer, **problems(401, 403, 404, 409)},
+        examples=[OpenApiExample("Hint", value=s.HINT_EXAMPLE, response_only=True)],
     )
     def get(self, request: Request, match_id: str) -> Response:
         match = selectors.get_match(match_id)
@@ -520,6 +528,7 @@ class EventsView(APIView):
             ),
         ],
         responses={200: s.EventPageSerializer, **problems(400, 401, 404)},
+        examples=[OpenApiExample("Two events", value=s.EVENTS_EXAMPLE, response_only=True)],
     )
     def get(self, request: Request, match_id: str) -> Response:
         after = _int_param(request, "after", 0, 0, 10**9)
@@ -561,6 +570,7 @@ class StateView(APIView):
         tags=["history"],
         summary="The match as you saw it at a past version",
         responses={200: s.GameViewSerializer, **problems(400, 401, 404)},
+        examples=[OpenApiExample("Seat 0's view", value=s.VIEW_EXAMPLE, response_only=True)],
     )
     def get(self, request: Request, match_id: str, version: int) -> Response:
         match = selectors.get_match(match_id)
