@@ -30,6 +30,7 @@ def test_app_services_are_wired_to_db_and_redis(compose, name):
     env = service["environment"]
     assert "@db:5432/" in env["DATABASE_URL"]
     assert env["CELERY_BROKER_URL"].startswith("redis://redis:6379/")
+    assert env["CACHE_URL"].startswith("redis://redis:6379/")  # throttles shared by web processes
     assert env["DEBUG"] == "0"
     assert service["depends_on"]["db"]["condition"] == "service_healthy"
     assert service["depends_on"]["redis"]["condition"] == "service_healthy"
