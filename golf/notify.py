@@ -1,10 +1,12 @@
 """Waking long-polling readers when a match gets new events.
 
-Writers publish ``<match id>:<version>`` on the PostgreSQL channel ``golf_match_events``
-in the writing transaction (``pg_notify``), so it is delivered exactly when the events
-are committed. A reader waiting for events past a
-version LISTENs on that channel on a connection of its own and returns as soon as a
-notification for its match arrives, or when its time is up. Without PostgreSQL (the
+A trigger on ``golf_match`` publishes ``<match id>:<version>`` on the PostgreSQL channel
+``golf_match_events`` whenever a match's version changes (migration 0004); notifications
+are transactional, so it is delivered exactly when the events are committed.
+
+A reader waiting for events past a version LISTENs on that channel on a connection of
+its own and returns as soon as a notification for its match arrives, or when its time
+is up. Without PostgreSQL (the
 SQLite development set-up) readers poll the database instead.
 """
 
@@ -19,15 +21,6 @@ from golf.models import Match
 
 CHANNEL = "golf_match_events"
 POLL_SECONDS = 0.5
-
-
-def notify(match: Match) -> None:
-    """Publish the match's new version to listeners. Call inside the writing transaction:
-    PostgreSQL delivers the notification when, and only if, the transaction commits."""
-    if connection.vendor != "postgresql":
-        return
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{match.id}:{match.version}"])
 
 
 def _version(match_id: object) -> int:
