@@ -48,7 +48,12 @@ def problem(
     headers: dict[str, str] | None = None,
     **extra: Any,
 ) -> Response:
-    body = {
+    body = problem_body(status, code, title, detail, **extra)
+    return Response(body, status=status, headers=headers, content_type=PROBLEM_CONTENT_TYPE)
+
+
+def problem_body(status: int, code: str, title: str, detail: str, **extra: Any) -> dict[str, Any]:
+    return {
         "type": TYPE_PREFIX + code,
         "title": title,
         "status": status,
@@ -56,8 +61,6 @@ def problem(
         "code": code,
         **extra,
     }
-    response = Response(body, status=status, headers=headers, content_type=PROBLEM_CONTENT_TYPE)
-    return response
 
 
 def _field_errors(detail: Any, prefix: str = "") -> dict[str, list[str]]:
@@ -150,13 +153,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 
 
 def _plain_problem(status: int, code: str, title: str, detail: str) -> JsonResponse:
-    body = {
-        "type": TYPE_PREFIX + code,
-        "title": title,
-        "status": status,
-        "detail": detail,
-        "code": code,
-    }
+    """A problem response for Django's own error handlers, outside DRF."""
+    body = problem_body(status, code, title, detail)
     return JsonResponse(body, status=status, content_type=PROBLEM_CONTENT_TYPE)
 
 
