@@ -1,6 +1,6 @@
 """COM strength and speed: the arena over the comparisons the product promises.
 
-    .venv/bin/python bench/ai.py [--holes 2000] [--nine-holes 600] [--jobs 2] [--seed 1]
+    .venv/bin/python bench/ai.py [--holes 2000] [--nine-holes 1500] [--jobs 2] [--seed 1]
 
 Two-player six-card: hard vs normal, normal vs easy, easy vs random (levels alternate
 seats hole by hole). Three-player nine-card: hard, normal and easy at one table, and
@@ -52,7 +52,7 @@ def apart(result: dict[str, Any], better: int, worse: int) -> bool:
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--holes", type=int, default=2000)
-    parser.add_argument("--nine-holes", type=int, default=600, help="holes per nine-card table")
+    parser.add_argument("--nine-holes", type=int, default=1500, help="holes per nine-card table")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
