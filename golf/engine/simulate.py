@@ -22,7 +22,7 @@ from golf.engine.decide import decide, legal_actions, start_match
 from golf.engine.errors import EngineError
 from golf.engine.events import Event, HoleScored, MatchFinished
 from golf.engine.rules import PRESETS, Rules
-from golf.engine.state import State, evolve, replay
+from golf.engine.state import State, evolve
 
 
 def seed_bytes(seed: int | str) -> bytes:
@@ -96,4 +96,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 if __name__ == "__main__":
     sys.exit(main())
 
-__all__ = ["main", "play_random", "replay", "seed_bytes"]
+__all__ = ["main", "parse_overrides", "play_random", "seed_bytes"]
