@@ -81,6 +81,12 @@ class Match(models.Model):
     def ended(self) -> bool:
         return self.status in ENDED_STATUSES
 
+    def seat_of_user(self, user_id: object) -> int | None:
+        """The seat index of the user with ``user_id``, from the seats read model."""
+        if user_id is None or user_id not in self.seat_users:
+            return None
+        return int(self.seat_users.index(user_id))
+
 
 class SeatKind(models.TextChoices):
     HUMAN = "human", "human"

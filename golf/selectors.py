@@ -27,9 +27,9 @@ def get_match(match_id: object) -> Match:
 
 
 def seat_index_for(match: Match, user: AbstractBaseUser | None) -> int | None:
-    if user is None or not user.is_authenticated or user.pk not in match.seat_users:
+    if user is None or not user.is_authenticated:
         return None
-    return int(match.seat_users.index(user.pk))
+    return match.seat_of_user(user.pk)
 
 
 def seats_json(match: Match) -> list[dict[str, Any]]:

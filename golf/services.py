@@ -261,10 +261,11 @@ def request_hash(action: Any, expected_version: int | None) -> str:
 
 
 def seat_of(match: Match, user: AbstractBaseUser) -> int:
-    """The index of ``user``'s seat (from the match's read model)."""
-    if user.pk is not None and user.pk in match.seat_users:
-        return int(match.seat_users.index(user.pk))
-    raise errors.NotAParticipant("you have no seat in this match")
+    """The index of ``user``'s seat, or ``not_a_participant``."""
+    seat = match.seat_of_user(user.pk)
+    if seat is None:
+        raise errors.NotAParticipant("you have no seat in this match")
+    return seat
 
 
 def match_act(

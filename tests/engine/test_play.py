@@ -1,5 +1,7 @@
 """Every rule of a hole, played on tables whose deal the test chooses."""
 
+from dataclasses import replace
+
 import pytest
 
 from golf.engine import (
@@ -104,13 +106,21 @@ def test_the_taken_discard_may_be_thrown_back_when_the_rules_allow():
     assert state.discard == ("KD",) and state.to_act == 1
 
 
-def test_an_empty_discard_pile_cannot_be_taken():
+def test_taking_the_discard_refills_the_pile_with_the_replaced_card():
     state = flip_all(two_seats())
     state, _ = act(state, 0, TakeDiscard())
     state, _ = act(state, 0, SwapCard(2))
     state, _ = act(state, 1, TakeDiscard())  # takes 3S, pile now empty
     state, _ = act(state, 1, SwapCard(0))
     assert state.discard == ("AH",)
+
+
+def test_an_empty_discard_pile_cannot_be_taken():
+    # play never starts a turn on an empty pile; a state built with one must still refuse
+    state = replace(flip_all(two_seats()), discard=())
+    assert TakeDiscard() not in legal_actions(state, 0)
+    with pytest.raises(e.DiscardPileEmptyError):
+        decide(state, 0, TakeDiscard())
 
 
 def test_flip_on_discard_never():

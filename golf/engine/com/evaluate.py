@@ -28,6 +28,7 @@ class Evaluator:
     opponents: list[Cells]
     opponent_estimates: list[float]
     last_turn: bool  # someone else went out: this is the seat's final turn
+    hidden: list[int]  # the seat's face-down positions
 
     @classmethod
     def from_view(cls, view: View, rules: Rules, know: Knowledge | None = None) -> Evaluator:
@@ -46,6 +47,7 @@ class Evaluator:
             opponents=opponents,
             opponent_estimates=[know.estimate(c) for c in opponents],
             last_turn=view.finisher is not None and view.finisher != me,
+            hidden=[p for p, r in enumerate(cells) if r is None],
         )
 
     # --- single outcomes ---------------------------------------------------------------------
@@ -83,19 +85,16 @@ class Evaluator:
         return estimate - self.mean_opponents()
 
     # --- actions -------------------------------------------------------------------------------
-    def face_down(self) -> list[int]:
-        return [p for p, r in enumerate(self.cells) if r is None]
-
     def swap_value(self, position: int, rank: Rank) -> float:
         estimate = self.know.estimate_with(self.cells, self.base, position, rank)
-        hidden = self.face_down()
+        hidden = self.hidden
         completes = hidden == [position] or not hidden
         replaced = self.cells[position]
         # a face-down card replaced goes face up on the pile: unknown to us now
         return self.outcome_value(estimate, completes, replaced)
 
     def discard_value(self, rank: Rank, flip: int | None) -> float:
-        hidden = self.face_down()
+        hidden = self.hidden
         completes = flip is not None and hidden == [flip]
         return self.outcome_value(self.base, completes, rank)
 
@@ -114,7 +113,7 @@ class Evaluator:
         """Best value reachable after drawing ``rank`` from the stock."""
         best = min(self.swap_value(p, rank) for p in range(len(self.cells)))
         mode = self.rules.flip_on_discard.value
-        hidden = self.face_down()
+        hidden = self.hidden
         if mode != "always" or not hidden:
             best = min(best, self.discard_value(rank, None))
         if mode != "never":

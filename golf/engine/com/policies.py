@@ -17,13 +17,13 @@ from golf.engine.actions import (
     Action,
     DiscardDrawn,
     DrawFromStock,
-    RevealCard,
     SwapCard,
     TakeDiscard,
-    Undo,
 )
 from golf.engine.cards import rank_of
+from golf.engine.com.common import playable, spread_flip
 from golf.engine.com.evaluate import Evaluator
+from golf.engine.com.search import search_policy
 from golf.engine.rules import Rules
 from golf.engine.state import Phase
 from golf.engine.views import View
@@ -31,37 +31,13 @@ from golf.engine.views import View
 Policy = Callable[[View, Rules, random.Random], Action]
 
 
-def _playable(view: View) -> list[Action]:
-    """The legal actions a COM considers (a COM never undoes)."""
-    actions: list[Action] = [a for a in view.legal_actions if not isinstance(a, Undo)]
-    if not actions:
-        raise ValueError("the seat has no action to take in this view")
-    return actions
-
-
 def random_policy(view: View, rules: Rules, rng: random.Random) -> Action:
-    return rng.choice(_playable(view))
-
-
-def spread_flip(view: View, rules: Rules, rng: random.Random) -> Action:
-    """Reveal a card in a line with no face-up card yet, so later pairs are easier to see."""
-    assert view.seat is not None
-    grid = view.grids[view.seat]
-    options = [a for a in _playable(view) if isinstance(a, RevealCard)]
-    lines = rules.line_positions() or tuple((p,) for p in range(rules.cells))
-
-    def crowding(action: RevealCard) -> int:
-        return sum(
-            1 for line in lines if action.position in line for q in line if grid[q] is not None
-        )
-
-    fewest = min(crowding(a) for a in options)
-    return rng.choice([a for a in options if crowding(a) == fewest])
+    return rng.choice(playable(view))
 
 
 # --- easy -------------------------------------------------------------------------------------
 def easy_policy(view: View, rules: Rules, rng: random.Random) -> Action:
-    actions = _playable(view)
+    actions = playable(view)
     if len(actions) == 1:
         return actions[0]
     if rng.random() < 0.1:  # a beginner's blunder
@@ -129,7 +105,7 @@ def best_by_value(actions: list[Action], values: list[float]) -> Action:
 
 
 def normal_policy(view: View, rules: Rules, rng: random.Random) -> Action:
-    actions = _playable(view)
+    actions = playable(view)
     if len(actions) == 1:
         return actions[0]
     if view.phase is Phase.FLIPS:
@@ -143,8 +119,6 @@ def normal_policy(view: View, rules: Rules, rng: random.Random) -> Action:
 
 
 def hard_policy(view: View, rules: Rules, rng: random.Random) -> Action:
-    from golf.engine.com.search import search_policy
-
     return search_policy(view, rules, rng)
 
 

@@ -12,11 +12,13 @@ deterministic for a given seed and its time is bounded.
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass
 
 from golf.engine.actions import Action, DiscardDrawn, DrawFromStock, SwapCard, TakeDiscard
 from golf.engine.cards import rank_of
+from golf.engine.com.common import playable, spread_flip
 from golf.engine.com.evaluate import Evaluator
 from golf.engine.com.knowledge import Knowledge, unseen_ranks
 from golf.engine.rules import FinalTurns, FlipOnDiscard, Rules
@@ -36,6 +38,13 @@ class Budget:
 
 
 DEFAULT_BUDGET = Budget()
+
+
+@functools.lru_cache(maxsize=64)
+def _lines_at(rules: Rules) -> list[list[tuple[int, ...]]]:
+    """For each position, the lines through it (computed once per rule set)."""
+    lines = rules.line_positions()
+    return [[line for line in lines if p in line] for p in range(rules.cells)]
 
 
 class _Sim:
@@ -80,9 +89,7 @@ class _Sim:
         self.turns = turns
         self.mean = mean
         self.rng = rng
-        self.lines_at = [
-            [line for line in rules.line_positions() if p in line] for p in range(rules.cells)
-        ]
+        self.lines_at = _lines_at(rules)
 
     # --- what a seat believes its grid is worth: face-down cards at the mean --------------
     def _line_value(self, seat: int, line: tuple[int, ...], pos: int, rank: str | None) -> float:
@@ -269,9 +276,7 @@ def _rollout(sim: _Sim, me: int, action: Action, drawn: str | None, rounds: int)
 def search_policy(
     view: View, rules: Rules, rng: random.Random, budget: Budget = DEFAULT_BUDGET
 ) -> Action:
-    from golf.engine.com.policies import _playable, spread_flip
-
-    actions = _playable(view)
+    actions = playable(view)
     if len(actions) == 1:
         return actions[0]
     if view.phase is Phase.FLIPS:
