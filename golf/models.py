@@ -62,6 +62,11 @@ class Match(models.Model):
     seat_users = models.JSONField(
         default=list, help_text="read model: each seat's user id, null for a COM or open seat"
     )
+    seats_to_act = models.JSONField(
+        default=list,
+        help_text="read model: the seats that must act, written with the version and snapshot "
+        "(Seat.to_act holds the same for filtering)",
+    )
     # a cache of the engine state after ``snapshot_version`` events; a replay rebuilds it
     snapshot = models.JSONField(null=True, blank=True, editable=False)
     snapshot_version = models.PositiveIntegerField(default=0)

@@ -33,13 +33,15 @@ def seat_index_for(match: Match, user: AbstractBaseUser | None) -> int | None:
 
 
 def seats_json(match: Match) -> list[dict[str, Any]]:
+    # ``to_act`` comes from the match row, not the seat rows: a read of the match and then
+    # its seats could straddle a write, and the flags must agree with the version.
     return [
         {
             "index": s.index,
             "kind": s.kind,
             "username": s.user.get_username() if s.user_id else None,
             "com_level": s.com_level or None,
-            "to_act": s.to_act,
+            "to_act": s.index in match.seats_to_act,
         }
         for s in match.seats.all()
     ]

@@ -114,6 +114,7 @@ def _refresh_read_model(
     to_act: tuple[int, ...] | None = state.seats_to_act()
     if before is None or before.seats_to_act() != to_act:
         match.turn_started_at = timezone.now()
+        match.seats_to_act = list(to_act)
     else:
         to_act = None  # unchanged: the seats need no write
     take_snapshot(match, state)

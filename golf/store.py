@@ -115,6 +115,7 @@ WRITE_FIELDS = (
     "status",
     "ended_at",
     "turn_started_at",
+    "seats_to_act",
     "snapshot",
     "snapshot_version",
     "updated_at",

@@ -1,4 +1,5 @@
-"""Verifying a stored match: sequence, hash chain, replay, and (once ended) the deals."""
+"""Verifying a stored match: sequence, hash chain, replay, read model, and (once ended)
+the deals."""
 
 from __future__ import annotations
 
@@ -65,6 +66,7 @@ def verify_match(match: Match) -> Report:
         report.faults.append(f"status {match.status} but replay ends in phase {state.phase.value}")
     if state.version != match.version:
         report.faults.append(f"replay reaches version {state.version}, match says {match.version}")
+    report.faults.extend(_read_model_faults(match, state))
     if seed is not None:
         if commitment_of(seed) != match.seed_commitment:
             report.faults.append("the revealed seed does not match its commitment")
@@ -78,6 +80,20 @@ def verify_match(match: Match) -> Report:
                     )
                 report.checked_deals += 1
     return report
+
+
+def _read_model_faults(match: Match, state: State) -> list[str]:
+    """Where the caches on the match and its seats disagree with the replay."""
+    faults = []
+    to_act = list(state.seats_to_act())
+    if match.seats_to_act != to_act:
+        faults.append(f"read model: seats to act {match.seats_to_act}, replay {to_act}")
+    flagged = sorted(match.seats.filter(to_act=True).values_list("index", flat=True))
+    if flagged != to_act:
+        faults.append(f"read model: seats flagged to act {flagged}, replay {to_act}")
+    if match.totals != list(state.totals):
+        faults.append(f"read model: totals {match.totals}, replay {list(state.totals)}")
+    return faults
 
 
 def _recompute(seed: bytes, before: State, event: HoleDealt | StockReshuffled) -> object:

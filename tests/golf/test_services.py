@@ -6,7 +6,8 @@ import pytest
 
 from golf import errors
 from golf.engine import IllegalActionError, MalformedActionError, RulesError, replay
-from golf.models import MatchEvent, MatchStatus, Seat
+from golf.models import Match, MatchEvent, MatchStatus, Seat
+from golf.selectors import seats_json
 from golf.services import match_abort, match_act, match_create, match_join
 from golf.store import load_events, load_state, to_event
 
@@ -165,4 +166,15 @@ def test_seats_to_act_read_model_follows_the_log(duel, alice, bob):
     seats = {s.index: s.to_act for s in Seat.objects.filter(match=duel)}
     assert seats == {0: True, 1: False}
     duel.refresh_from_db()
-    assert load_state(duel).seats_to_act() == (0,)
+    assert load_state(duel).seats_to_act() == (0,) and duel.seats_to_act == [0]
+
+
+def test_seats_read_with_a_match_agree_with_it_when_a_write_lands_in_between(duel, alice, bob):
+    for user, pos in ((alice, 0), (alice, 1), (bob, 0), (bob, 1)):
+        match_act(match_id=duel.id, user=user, action={"type": "reveal", "position": pos})
+    reader = Match.objects.get(pk=duel.id)  # a reader has the match row: seat 0 to act
+    match_act(match_id=duel.id, user=alice, action={"type": "draw"})
+    match_act(match_id=duel.id, user=alice, action={"type": "swap", "position": 5})
+    # seat 1 is to act now; the reader's seats must still say what its version says
+    flags = [seat["to_act"] for seat in seats_json(reader)]
+    assert flags == [True, False] and load_state(reader).seats_to_act() == (0,)

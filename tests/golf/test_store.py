@@ -13,7 +13,7 @@ from django.db import DatabaseError, connection, connections, transaction
 from golf import errors
 from golf.engine import legal_actions, replay
 from golf.engine.snapshot import state_to_json
-from golf.models import Match, MatchEvent
+from golf.models import Match, MatchEvent, Seat
 from golf.services import match_act, match_create, match_join
 from golf.store import load_events, load_state, state_at, to_event
 
@@ -207,6 +207,18 @@ def test_verify_reports_a_deal_the_seed_does_not_give(finished):
     code, out = verify(str(finished.id))
     assert code == 1
     assert "hole_dealt of hole 1 is not what the seed gives" in out or "replay fails" in out
+
+
+@pytest.mark.django_db
+def test_verify_reports_a_read_model_that_disagrees_with_the_log(duel):
+    assert verify(str(duel.id))[0] == 0
+    Match.objects.filter(pk=duel.pk).update(seats_to_act=[1], totals=[5, 0])
+    Seat.objects.filter(match=duel, index=1).update(to_act=False)
+    code, out = verify(str(duel.id))
+    assert code == 1
+    assert "read model: seats to act [1], replay [0, 1]" in out
+    assert "read model: seats flagged to act [0], replay [0, 1]" in out
+    assert "read model: totals [5, 0], replay [0, 0]" in out
 
 
 @pytest.mark.django_db
