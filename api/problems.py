@@ -15,6 +15,7 @@ import logging
 from typing import Any
 
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions
 from rest_framework.response import Response
@@ -26,6 +27,7 @@ from golf.engine import IllegalActionError, MalformedActionError, RulesError
 logger = logging.getLogger(__name__)
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
+DatabaseUnavailable = (OperationalError, InterfaceError)
 TYPE_PREFIX = "tag:golf-backend,2026:problem/"
 
 
@@ -120,6 +122,16 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return problem(400, "malformed_action", "Malformed action", exc.message)
     if isinstance(exc, IllegalActionError):
         return problem(422, exc.code, "Illegal action", exc.message)
+    if isinstance(exc, DatabaseUnavailable):
+        # nothing was written (the transaction is gone with the connection): retry later
+        logger.warning("database unavailable: %s", type(exc).__name__)
+        return problem(
+            503,
+            "service_unavailable",
+            "Service unavailable",
+            "the service is briefly unavailable; retry shortly (with the same Idempotency-Key)",
+            headers={"Retry-After": "2"},
+        )
     if isinstance(exc, RequestDataTooBig):
         return problem(
             413, "request_too_large", "Request too large", "the request body is too large"

@@ -16,6 +16,45 @@ def card_field(**kwargs: object) -> serializers.CharField:
     )
 
 
+class StrictSerializer(serializers.Serializer):
+    """A request body read as JSON means it: no unknown fields, no coerced types.
+
+    DRF would turn ``"3"`` into 3, ``1`` into true and ``7`` into "7", and ignore fields
+    it does not know; a client that sends any of these has a bug it should hear about.
+    """
+
+    def to_internal_value(self, data: object) -> object:
+        if isinstance(data, dict):
+            errors: dict[str, list[str]] = {}
+            for name, value in data.items():
+                field = self.fields.get(name)
+                if field is None or field.read_only:
+                    errors[name] = ["unknown field"]
+                elif value is not None and not _json_type_fits(field, value):
+                    errors[name] = [f"must be {_json_type_name(field)}"]
+            if errors:
+                raise serializers.ValidationError(errors)
+        return super().to_internal_value(data)
+
+
+def _json_type_name(field: serializers.Field) -> str:
+    if isinstance(field, serializers.BooleanField):
+        return "true or false"
+    if isinstance(field, serializers.IntegerField):
+        return "an integer"
+    return "a string"
+
+
+def _json_type_fits(field: serializers.Field, value: object) -> bool:
+    if isinstance(field, serializers.BooleanField):
+        return isinstance(value, bool)
+    if isinstance(field, serializers.IntegerField):
+        return isinstance(value, int) and not isinstance(value, bool)
+    if isinstance(field, serializers.CharField | serializers.ChoiceField):
+        return isinstance(value, str)
+    return True  # lists, objects and nested serializers check their own contents
+
+
 # --- problems -----------------------------------------------------------------------------
 class ProblemSerializer(serializers.Serializer):
     type = serializers.CharField()
@@ -31,7 +70,7 @@ class ProblemSerializer(serializers.Serializer):
 
 
 # --- accounts -----------------------------------------------------------------------------
-class RegisterSerializer(serializers.Serializer):
+class RegisterSerializer(StrictSerializer):
     username = serializers.RegexField(r"^[\w.@+-]{3,150}$", max_length=150)
     password = serializers.CharField(
         write_only=True, max_length=128, style={"input_type": "password"}
@@ -49,7 +88,7 @@ class RegisterSerializer(serializers.Serializer):
         return attrs
 
 
-class CredentialsSerializer(serializers.Serializer):
+class CredentialsSerializer(StrictSerializer):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=128, style={"input_type": "password"})
 
@@ -133,7 +172,7 @@ ACTION_SERIALIZERS = {
 
 ActionRequest = PolymorphicProxySerializer(
     component_name="Action",
-    serializers=list(ACTION_SERIALIZERS.values()),
+    serializers=ACTION_SERIALIZERS,
     resource_type_field_name="type",
 )
 
@@ -230,6 +269,13 @@ class MatchSummarySerializer(serializers.Serializer):
     updated_at = serializers.DateTimeField()
 
 
+class MatchPageSerializer(serializers.Serializer):
+    count = serializers.IntegerField(help_text="matches in all pages")
+    next = serializers.URLField(allow_null=True, help_text="the next page, if any")
+    previous = serializers.URLField(allow_null=True, help_text="the previous page, if any")
+    results = MatchSummarySerializer(many=True)
+
+
 class MatchDetailSerializer(MatchSummarySerializer):
     rules = serializers.DictField()
     hints_enabled = serializers.BooleanField()
@@ -240,12 +286,12 @@ class MatchDetailSerializer(MatchSummarySerializer):
     view = GameViewSerializer()
 
 
-class SeatRequestSerializer(serializers.Serializer):
+class SeatRequestSerializer(StrictSerializer):
     type = serializers.ChoiceField(choices=["me", "open", "com"])
     level = serializers.ChoiceField(choices=ComLevel.values, required=False)
 
 
-class MatchCreateSerializer(serializers.Serializer):
+class MatchCreateSerializer(StrictSerializer):
     preset = serializers.ChoiceField(choices=sorted(PRESETS), default="six-card")
     rules = serializers.DictField(
         required=False, help_text="rule overrides by option name (see GET /api/rulesets)"
@@ -263,11 +309,11 @@ class MatchCreateSerializer(serializers.Serializer):
     )
 
 
-class JoinSerializer(serializers.Serializer):
+class JoinSerializer(StrictSerializer):
     seat = serializers.IntegerField(required=False, min_value=0, max_value=5)
 
 
-class AbortSerializer(serializers.Serializer):
+class AbortSerializer(StrictSerializer):
     reason = serializers.CharField(required=False, max_length=200, allow_blank=True)
 
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import authenticate, get_user_model
 from django.db import transaction
 from django.http import StreamingHttpResponse
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -20,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api import serializers as s
-from api.problems import ApiProblem
+from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem
 from golf import errors, selectors, services
 from golf.engine import PRESETS, Rules, view_for
 from golf.engine.com.hint import hint
@@ -34,7 +36,68 @@ MAX_EVENT_PAGE = 500
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,128}$")
 
 
-def problems(*codes: int) -> dict[int, OpenApiResponse]:
+def invalid_field(name: str, detail: str, message: str) -> ApiProblem:
+    return ApiProblem(400, "validation_error", "Invalid request", detail, errors={name: [message]})
+
+
+@dataclass(frozen=True)
+class IntParam:
+    """A bounded integer query parameter: documented and checked from one declaration."""
+
+    name: str
+    default: int
+    low: int
+    high: int
+    description: str
+
+    def schema(self) -> OpenApiParameter:
+        return OpenApiParameter(
+            self.name,
+            {"type": "integer", "minimum": self.low, "maximum": self.high},
+            description=self.description,
+            default=self.default,
+        )
+
+    def read(self, request: Request) -> int:
+        raw = request.query_params.get(self.name)
+        if raw is None:
+            return self.default
+        if not re.fullmatch(r"\d{1,10}", raw) or not self.low <= int(raw) <= self.high:
+            bounds = f"an integer in {self.low}..{self.high}"
+            raise invalid_field(self.name, f"{self.name} must be {bounds}", bounds)
+        return int(raw)
+
+
+@dataclass(frozen=True)
+class ChoiceParam:
+    """An optional query parameter taking one of a few words."""
+
+    name: str
+    choices: tuple[str, ...]
+    description: str = ""
+
+    def schema(self) -> OpenApiParameter:
+        return OpenApiParameter(
+            self.name, OpenApiTypes.STR, enum=list(self.choices), description=self.description
+        )
+
+    def read(self, request: Request) -> str | None:
+        raw = request.query_params.get(self.name)
+        if raw is None or raw in self.choices:
+            return raw
+        detail = f"{self.name} must be one of: {', '.join(self.choices)}"
+        raise invalid_field(self.name, detail, f"one of {list(self.choices)}")
+
+
+PAGE = IntParam("page", 1, 1, 10**9, "page number")
+PAGE_SIZE = IntParam("page_size", 20, 1, 100, "matches per page")
+AFTER = IntParam("after", 0, 0, 10**9, "events after this sequence number")
+LIMIT = IntParam("limit", 100, 1, MAX_EVENT_PAGE, "events per page")
+WAIT = IntParam("wait", 0, 0, MAX_WAIT_SECONDS, "long-poll up to this many seconds")
+
+
+def problems(*codes: int) -> dict[tuple[int, str], OpenApiResponse]:
+    """Schema entries for error responses: RFC 9457 problem documents."""
     described = {
         400: "malformed request or invalid fields (validation_error, malformed_action, ...)",
         401: "not authenticated",
@@ -45,8 +108,12 @@ def problems(*codes: int) -> dict[int, OpenApiResponse]:
         413: "request body too large",
         422: "the rules do not allow the action (not_your_turn, must_swap_taken_discard, ...)",
         429: "throttled",
+        503: "the database is briefly unreachable: retry (service_unavailable)",
     }
-    return {c: OpenApiResponse(s.ProblemSerializer, description=described[c]) for c in codes}
+    return {
+        (c, PROBLEM_CONTENT_TYPE): OpenApiResponse(s.ProblemSerializer, description=described[c])
+        for c in (*codes, 503)
+    }
 
 
 # --- accounts -----------------------------------------------------------------------------
@@ -207,24 +274,15 @@ def _with_etag(response: Response, version: int) -> Response:
 
 
 class MatchPagination(PageNumberPagination):
-    page_size = 20
-    page_size_query_param = "page_size"
-    max_page_size = 100
+    page_size = PAGE_SIZE.default
+    page_size_query_param = PAGE_SIZE.name
+    max_page_size = PAGE_SIZE.high
 
 
-def _flag(request: Request, name: str) -> bool:
-    value = request.query_params.get(name, "").lower()
-    if value in ("", "0", "false", "no"):
-        return False
-    if value in ("1", "true", "yes", "me"):
-        return True
-    raise ApiProblem(
-        400,
-        "validation_error",
-        "Invalid request",
-        f"{name} must be true or false",
-        errors={name: ["must be true or false"]},
-    )
+MINE = ChoiceParam("mine", ("true", "false"), "only matches you sit in")
+STATUS = ChoiceParam("status", tuple(MatchStatus.values))
+PRESET = ChoiceParam("preset", tuple(sorted(PRESETS)))
+AWAITING = ChoiceParam("awaiting", ("me",), "matches waiting for your move")
 
 
 class MatchListView(APIView):
@@ -232,55 +290,23 @@ class MatchListView(APIView):
         tags=["matches"],
         summary="List matches",
         parameters=[
-            OpenApiParameter("mine", OpenApiTypes.BOOL, description="only matches you sit in"),
-            OpenApiParameter("status", OpenApiTypes.STR, enum=MatchStatus.values),
-            OpenApiParameter("preset", OpenApiTypes.STR, enum=sorted(PRESETS)),
-            OpenApiParameter(
-                "awaiting",
-                OpenApiTypes.STR,
-                enum=["me"],
-                description="matches waiting for your move",
-            ),
-            OpenApiParameter("page", OpenApiTypes.INT),
-            OpenApiParameter("page_size", OpenApiTypes.INT, description="at most 100"),
+            *(param.schema() for param in (MINE, STATUS, PRESET, AWAITING)),
+            PAGE.schema(),
+            PAGE_SIZE.schema(),
         ],
-        responses={200: s.MatchSummarySerializer(many=True), **problems(400, 401, 404)},
+        operation_id="matches_list",
+        responses={200: s.MatchPageSerializer, **problems(400, 401, 404)},
     )
     def get(self, request: Request) -> Response:
-        status_filter = request.query_params.get("status") or None
-        if status_filter and status_filter not in MatchStatus.values:
-            raise ApiProblem(
-                400,
-                "validation_error",
-                "Invalid request",
-                "unknown status",
-                errors={"status": [f"one of {MatchStatus.values}"]},
-            )
-        preset = request.query_params.get("preset") or None
-        if preset and preset not in PRESETS:
-            raise ApiProblem(
-                400,
-                "validation_error",
-                "Invalid request",
-                "unknown preset",
-                errors={"preset": [f"one of {sorted(PRESETS)}"]},
-            )
-        awaiting = request.query_params.get("awaiting")
-        if awaiting not in (None, "", "me"):
-            raise ApiProblem(
-                400,
-                "validation_error",
-                "Invalid request",
-                "awaiting takes 'me'",
-                errors={"awaiting": ["only 'me'"]},
-            )
         queryset = selectors.matches_for(
             request.user,
-            mine=_flag(request, "mine"),
-            status=status_filter,
-            preset=preset,
-            awaiting_me=awaiting == "me",
+            mine=MINE.read(request) == "true",
+            status=STATUS.read(request),
+            preset=PRESET.read(request),
+            awaiting_me=AWAITING.read(request) == "me",
         )
+        for param in (PAGE, PAGE_SIZE):  # the paginator reads them; malformed ones are 400s
+            param.read(request)
         paginator = MatchPagination()
         page = paginator.paginate_queryset(queryset, request, view=self)
         return paginator.get_paginated_response([summary_json(m, request.user) for m in page or []])
@@ -384,23 +410,33 @@ class AbortView(APIView):
         return _with_etag(Response(detail_json(match, request.user)), match.version)
 
 
+IF_MATCH = re.compile(r'^(?:W/)?"([0-9]{1,18})"$')
+
+
 def _parse_if_match(request: Request) -> int | None:
     header = request.headers.get("If-Match")
     if header is None:
         return None
-    value = header.strip()
-    if value.startswith("W/"):
-        value = value[2:]
-    value = value.strip('"')
-    if not value.isdigit():
+    found = IF_MATCH.fullmatch(header.strip())
+    if not found:
         raise ApiProblem(
             400, "malformed_request", "Malformed request", 'If-Match must be "<version>"'
         )
-    return int(value)
+    return int(found.group(1))
+
+
+class ActionSchema(AutoSchema):
+    # drf-spectacular cannot tell that a oneOf body is required; an action always is.
+    def _get_request_body(self, direction: str = "request") -> dict[str, Any] | None:
+        body = super()._get_request_body(direction)
+        if body:
+            body["required"] = True
+        return body
 
 
 class ActionView(APIView):
     throttle_scope = "actions"
+    schema = ActionSchema()
 
     @extend_schema(
         tags=["play"],
@@ -413,13 +449,16 @@ class ActionView(APIView):
         request=s.ActionRequest,
         parameters=[
             OpenApiParameter(
-                "If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, description='"<version>"'
+                "If-Match",
+                {"type": "string", "pattern": IF_MATCH.pattern},
+                OpenApiParameter.HEADER,
+                description='the version you acted on, as an entity tag: "<version>"',
             ),
             OpenApiParameter(
                 "Idempotency-Key",
-                OpenApiTypes.STR,
+                {"type": "string", "pattern": IDEMPOTENCY_KEY.pattern},
                 OpenApiParameter.HEADER,
-                description="1-128 printable characters",
+                description="1-128 printable ASCII characters",
             ),
         ],
         examples=[
@@ -445,16 +484,14 @@ class ActionView(APIView):
         if expected is not None and (
             isinstance(expected, bool) or not isinstance(expected, int) or expected < 0
         ):
-            raise ApiProblem(
-                400,
-                "validation_error",
-                "Invalid request",
+            raise invalid_field(
+                "expected_version",
                 "expected_version must be a version number",
-                errors={"expected_version": ["a non-negative integer"]},
+                "a non-negative integer",
             )
         if_match = _parse_if_match(request)
         key = request.headers.get("Idempotency-Key")
-        if key is not None and not IDEMPOTENCY_KEY.match(key):
+        if key is not None and not IDEMPOTENCY_KEY.fullmatch(key):
             raise ApiProblem(
                 400,
                 "malformed_request",
@@ -517,23 +554,17 @@ class EventsView(APIView):
         tags=["history"],
         summary="The event log as you may see it",
         parameters=[
-            OpenApiParameter(
-                "after", OpenApiTypes.INT, description="events after this sequence number"
-            ),
-            OpenApiParameter("limit", OpenApiTypes.INT, description=f"at most {MAX_EVENT_PAGE}"),
-            OpenApiParameter(
-                "wait",
-                OpenApiTypes.INT,
-                description=f"long-poll up to this many seconds (max {MAX_WAIT_SECONDS})",
-            ),
+            AFTER.schema(),
+            LIMIT.schema(),
+            WAIT.schema(),
         ],
         responses={200: s.EventPageSerializer, **problems(400, 401, 404)},
         examples=[OpenApiExample("Two events", value=s.EVENTS_EXAMPLE, response_only=True)],
     )
     def get(self, request: Request, match_id: str) -> Response:
-        after = _int_param(request, "after", 0, 0, 10**9)
-        limit = _int_param(request, "limit", 100, 1, MAX_EVENT_PAGE)
-        wait = _int_param(request, "wait", 0, 0, MAX_WAIT_SECONDS)
+        after = AFTER.read(request)
+        limit = LIMIT.read(request)
+        wait = WAIT.read(request)
         match = selectors.get_match(match_id)
         if wait and match.version <= after and not match.ended:
             wait_for_version(match.id, after, wait)
@@ -548,21 +579,6 @@ class EventsView(APIView):
                 "has_more": next_after < match.version,
             }
         )
-
-
-def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
-    raw = request.query_params.get(name)
-    if raw is None or raw == "":
-        return default
-    if not re.fullmatch(r"\d{1,10}", raw) or not low <= int(raw) <= high:
-        raise ApiProblem(
-            400,
-            "validation_error",
-            "Invalid request",
-            f"{name} must be an integer in {low}..{high}",
-            errors={name: [f"an integer in {low}..{high}"]},
-        )
-    return int(raw)
 
 
 class StateView(APIView):

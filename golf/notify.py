@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 
 import psycopg
-from django.db import connection
+from django.db import OperationalError, connection
 
 from golf.models import Match
 
@@ -37,6 +37,13 @@ def wait_for_version(match_id: object, after: int, timeout: float) -> int:
         while (version := _version(match_id)) <= after and time.monotonic() < deadline:
             time.sleep(POLL_SECONDS)
         return version
+    try:
+        return _listen_for_version(match_id, after, deadline)
+    except psycopg.OperationalError as exc:  # the listener's own connection, outside Django's
+        raise OperationalError(str(exc)) from exc
+
+
+def _listen_for_version(match_id: object, after: int, deadline: float) -> int:
     params = connection.get_connection_params()
     with psycopg.connect(**params, autocommit=True) as listener:
         listener.execute(f"LISTEN {CHANNEL}")

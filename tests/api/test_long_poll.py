@@ -3,6 +3,7 @@
 import threading
 import time
 
+import psycopg
 import pytest
 from django.db import connections
 
@@ -38,3 +39,13 @@ def test_the_long_poll_times_out_empty(alice, duel):
     started = time.monotonic()
     body = alice.get(f"/api/matches/{duel}/events", {"after": 2, "wait": 1}).json()
     assert body["events"] == [] and 0.9 <= time.monotonic() - started < 5
+
+
+@pytest.mark.django_db
+def test_a_long_poll_without_the_database_is_a_503(alice, duel, monkeypatch):
+    def refused(*args, **kwargs):
+        raise psycopg.OperationalError("connection refused")
+
+    monkeypatch.setattr("golf.notify.psycopg.connect", refused)
+    response = alice.get(f"/api/matches/{duel}/events", {"after": 2, "wait": 1})
+    assert response.status_code == 503 and response.json()["code"] == "service_unavailable"

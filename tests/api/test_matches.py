@@ -63,6 +63,19 @@ def test_create_against_coms_returns_the_callers_view(alice):
             "rules.decks",
         ),
         ({"holes": 40, "seats": [{"type": "me"}, {"type": "com"}]}, "validation_error", "holes"),
+        # JSON types are meant: no "3" for 3, no 0 for false, no unknown fields
+        ({"holes": "3", "seats": [{"type": "me"}, {"type": "com"}]}, "validation_error", "holes"),
+        ({"hints": 0, "seats": [{"type": "me"}, {"type": "com"}]}, "validation_error", "hints"),
+        (
+            {"colour": "red", "seats": [{"type": "me"}, {"type": "com"}]},
+            "validation_error",
+            "colour",
+        ),
+        (
+            {"seats": [{"type": "me", "level": "hard", "lvl": 2}, {"type": "com"}]},
+            "validation_error",
+            "seats[0].lvl",
+        ),
         (
             {"undo": True, "seats": [{"type": "me"}, {"type": "open"}]},
             "invalid_rules",
@@ -87,7 +100,9 @@ def test_list_filters_and_paginates(alice, bob, duel):
     assert len(small["results"]) == 1 and small["next"]
     assert_problem(alice.get("/api/matches", {"page": 99999}), 404, "not_found")
     assert_problem(alice.get("/api/matches", {"status": "sleeping"}), 400, "validation_error")
-    assert_problem(alice.get("/api/matches", {"mine": "perhaps"}), 400, "validation_error")
+    for bad in ({"mine": "perhaps"}, {"preset": ""}, {"page_size": 0}, {"page_size": 101}):
+        assert_problem(alice.get("/api/matches", bad), 400, "validation_error")
+    assert_problem(alice.get("/api/matches", {"page": "x"}), 400, "validation_error")
 
 
 def test_a_spectator_sees_the_spectator_view(carol, duel):

@@ -1,4 +1,5 @@
 import pytest
+from django.db import OperationalError
 
 from tests.api.conftest import assert_problem
 
@@ -20,7 +21,7 @@ def test_an_action_returns_version_events_and_view(alice, duel):
     assert body["view"]["grids"][0][0] == body["events"][0]["data"]["card"]
 
 
-def test_if_match_and_expected_version(alice, duel):
+def test_if_match_and_expected_version(alice, bob, duel):
     assert_problem(
         act(alice, duel, headers={"If-Match": '"1"'}, type="reveal", position=0),
         412,
@@ -33,10 +34,14 @@ def test_if_match_and_expected_version(alice, duel):
         act(alice, duel, headers={"If-Match": '"2"'}, type="reveal", position=0).status_code == 200
     )
     assert act(alice, duel, type="reveal", position=1, expected_version=3).status_code == 200
-    assert_problem(
-        act(alice, duel, headers={"If-Match": "soon"}, type="reveal", position=2),
-        400,
-        "malformed_request",
+    for malformed in ("soon", "3", '"3', '"-3"'):
+        assert_problem(
+            act(alice, duel, headers={"If-Match": malformed}, type="reveal", position=2),
+            400,
+            "malformed_request",
+        )
+    assert (
+        act(bob, duel, headers={"If-Match": 'W/"4"'}, type="reveal", position=0).status_code == 200
     )
 
 
@@ -148,3 +153,13 @@ def test_errors_outside_the_api_views_are_problems_too(client):
     response = client.get("/healthz", HTTP_HOST="evil.example")
     assert response.status_code == 400
     assert response["Content-Type"].startswith("application/problem+json")
+
+
+def test_a_lost_database_is_a_503_to_retry(alice, duel, monkeypatch):
+    def unreachable(**kwargs):
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr("golf.services.match_act", unreachable)
+    response = act(alice, duel, headers={"Idempotency-Key": "k-1"}, type="reveal", position=0)
+    body = assert_problem(response, 503, "service_unavailable")
+    assert response["Retry-After"] == "2" and "closed" not in body["detail"]
