@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 
 export TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/golf
 
-.PHONY: run test lint typecheck pytest install lock clean
+.PHONY: run test fuzz lint typecheck pytest install lock clean
 
 ## Install the locked dependencies into .venv (again whenever the lock file changes).
 install: $(STAMP)
@@ -24,6 +24,13 @@ run: $(STAMP)
 test: $(STAMP) lint typecheck
 	@DATABASE_URL=$(TEST_DATABASE_URL) $(BIN)/python scripts/check_postgres.py
 	DATABASE_URL=$(TEST_DATABASE_URL) $(BIN)/pytest
+
+## Fuzz every API operation from the OpenAPI schema with many fresh examples.
+FUZZ_EXAMPLES ?= 500
+fuzz: $(STAMP)
+	@DATABASE_URL=$(TEST_DATABASE_URL) $(BIN)/python scripts/check_postgres.py
+	DATABASE_URL=$(TEST_DATABASE_URL) GOLF_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) GOLF_FUZZ_RANDOM=1 \
+		$(BIN)/pytest tests/fuzz --durations=5
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -1,0 +1,97 @@
+"""Schema fuzzing: schemathesis drives every operation of the live OpenAPI schema.
+
+The schema is the one the running application serves (``/api/schema/``); requests go
+through the WSGI application as a participant of a real match (alice, seat 0 of a
+two-human six-card match), with the path's ``match_id`` pointed at that match so the
+fuzzer reaches past the 404. Every response must be a non-5xx that conforms to the
+schema: its status code, content type, headers and body are documented, and data the
+schema forbids is refused with a 4xx.
+
+``make test`` runs a few examples per operation (``GOLF_FUZZ_EXAMPLES``, default 15) drawn
+the same way every run; ``make fuzz`` runs many more, drawn afresh (``GOLF_FUZZ_RANDOM=1``).
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+
+import pytest
+import schemathesis
+from django.core import signals
+from django.db import close_old_connections
+from hypothesis import HealthCheck, settings
+from rest_framework.authtoken.models import Token
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    negative_data_rejection,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+import api.views
+from config.wsgi import application
+from golf import services
+
+EXAMPLES = int(os.environ.get("GOLF_FUZZ_EXAMPLES", "15"))
+DETERMINISTIC = os.environ.get("GOLF_FUZZ_RANDOM", "") != "1"
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    negative_data_rejection,
+]
+
+
+# Loaded at collection time, from the application itself, so each operation is a test.
+schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
+schema.config.generation.update(max_examples=EXAMPLES, deterministic=DETERMINISTIC, database="none")
+
+
+@pytest.fixture
+def wsgi_calls(db, monkeypatch):
+    """Let requests through the WSGI handler run inside the test's transaction."""
+    # The handler closes the database connection after every request; the test's
+    # transaction lives on that connection, so keep it open.
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    # Long-polls go through the real wait, but briefly.
+    real_wait = api.views.wait_for_version
+
+    def brief_wait(match_id, after, timeout):
+        return real_wait(match_id, after, min(timeout, 0.05))
+
+    monkeypatch.setattr(api.views, "wait_for_version", brief_wait)
+    yield
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def participant(wsgi_calls, django_user_model):
+    alice = django_user_model.objects.create_user("alice", password="pw-alice-123")
+    bob = django_user_model.objects.create_user("bob", password="pw-bob-123")
+    match = services.match_create(creator=alice, seats=[{"type": "me"}, {"type": "open"}])
+    services.match_join(match_id=match.id, user=bob)
+    token, _ = Token.objects.get_or_create(user=alice)
+    return {"match_id": str(match.id), "token": token.key}
+
+
+@schema.parametrize()
+# One match serves all of an operation's examples: they act on it in turn, as clients would.
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+def test_every_operation_conforms_and_never_fails(case, participant):
+    parameters = case.path_parameters or {}
+    if "match_id" in parameters:
+        try:
+            uuid.UUID(str(parameters["match_id"]))
+        except ValueError:
+            pass  # a malformed id stays: it must get a clean 404
+        else:
+            parameters["match_id"] = participant["match_id"]
+    auth = {"Authorization": f"Token {participant['token']}"}
+    case.call_and_validate(headers=auth, checks=CHECKS)
