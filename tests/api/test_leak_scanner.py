@@ -1,0 +1,197 @@
+"""The leak scanner: random matches through the API, every endpoint read by every reader.
+
+Each match has a random preset, 2-6 seats, some humans and some COMs of random levels.
+The humans play random legal actions through the API; COM turns run on commit, inside
+the human's request. After every human action, every participant and a stranger read
+every endpoint about the match, and every card code in every response must be one that
+reader may see at that point:
+
+- a view (the match, a past state) holds only the cards of its version that the reader
+  may see: face-up cards, the discard pile, their own drawn card, the last hole's grids;
+- an event holds only cards the reader may see just before or just after it;
+- the match list holds no card at all, and no response holds the seed before the end.
+
+Every version a match passes through is checked, COM moves included: the past-state
+endpoint is read at each new version by every reader.
+
+``GOLF_LEAK_MATCHES`` sets how many matches (default 8).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections import Counter
+
+import pytest
+
+from golf.engine import PRESETS, State, evolve
+from golf.models import ComLevel, Match
+from golf.store import load_events, to_event
+from tests.api.conftest import client_for
+from tests.engine.invariants import cards_in, visible_cards
+
+MATCHES = int(os.environ.get("GOLF_LEAK_MATCHES", "8"))
+# What a COM plays changes what there is to read, not who may read it. "hard" runs
+# rollouts on every move, which the hints read after every action already exercise.
+LEVELS = sorted(set(ComLevel.values) - {ComLevel.HARD})
+
+
+class History:
+    """Every state of a match, version by version, replayed from its stored events."""
+
+    def __init__(self, match_id: str) -> None:
+        self.match = Match.objects.get(pk=match_id)
+        self.states: list[State | None] = [None]
+
+    def update(self) -> State:
+        self.match.refresh_from_db()
+        for row in load_events(self.match, after=len(self.states) - 1):
+            self.states.append(evolve(self.states[-1], to_event(row)))
+        return self.states[-1]
+
+    def allowed(self, version: int, seat: int | None) -> Counter[str]:
+        return visible_cards(self.states[version], seat)
+
+    def allowed_around(self, version: int, seat: int | None) -> Counter[str]:
+        before = self.states[version - 1]
+        after = visible_cards(self.states[version], seat)
+        return after if before is None else after | visible_cards(before, seat)
+
+
+def assert_hides(data, allowed: Counter[str], where: str) -> None:
+    leaked = cards_in(data) - allowed
+    assert not leaked, f"{where} shows {dict(leaked)}"
+
+
+class Scanner:
+    def __init__(self, match_id: str, readers: dict[str, tuple[object, int | None]]) -> None:
+        self.id = match_id
+        self.readers = readers
+        self.history = History(match_id)
+        self.checked_version = 0
+        self.checked_events: dict[tuple[str, str], list] = {}
+
+    def scan(self) -> None:
+        state = self.history.update()
+        version = state.version
+        for name, (client, seat) in self.readers.items():
+            self.scan_reader(name, client, seat, state)
+            for v in range(self.checked_version + 1, version + 1):
+                past = client.get(f"/api/matches/{self.id}/states/{v}")
+                assert past.status_code == 200, past.content
+                if not state.ended:
+                    assert_hides(past.json(), self.history.allowed(v, seat), f"{name}: state {v}")
+        self.checked_version = version
+
+    def scan_reader(self, name: str, client, seat: int | None, state: State) -> None:
+        base = f"/api/matches/{self.id}"
+        responses = {
+            "match": client.get(base),
+            "list": client.get("/api/matches", {"mine": "true" if seat is not None else "false"}),
+            "events": client.get(f"{base}/events", {"limit": 500}),
+            "export": client.get(f"{base}/export"),
+            "hint": client.get(f"{base}/hint"),
+            "audit": client.get(f"{base}/audit"),
+        }
+        for what in ("match", "list", "events", "export"):
+            assert responses[what].status_code == 200, (what, responses[what].content)
+        if seat is None:
+            assert responses["hint"].status_code == 403
+        if state.ended:
+            assert responses["audit"].status_code == 200
+            return
+        assert responses["audit"].status_code == 409
+        bodies = {
+            what: b"".join(r.streaming_content) if r.streaming else r.content
+            for what, r in responses.items()
+        }
+        seed = state.seed.hex().encode()
+        for what, body in bodies.items():
+            assert seed not in body, f"{name}: {what} shows the seed"
+        detail = json.loads(bodies["match"])
+        assert detail["seed"] is None and detail["version"] == state.version
+        assert_hides(detail, self.history.allowed(state.version, seat), f"{name}: match")
+        assert_hides(json.loads(bodies["list"]), Counter(), f"{name}: match list")
+        if responses["hint"].status_code == 200:
+            assert_hides(
+                json.loads(bodies["hint"]), self.history.allowed(state.version, seat), "hint"
+            )
+        logs = {
+            "events": json.loads(bodies["events"])["events"],
+            "export": [json.loads(line) for line in bodies["export"].splitlines()],
+        }
+        for what, log in logs.items():
+            assert len(log) == state.version, what
+            # events already checked must read the same; the new ones are checked here
+            checked = self.checked_events.setdefault((name, what), [])
+            assert log[: len(checked)] == checked, f"{name}: {what} changed its past"
+            for event in log[len(checked) :]:
+                where = f"{name}: {what} {event['seq']} ({event['type']})"
+                assert_hides(event, self.history.allowed_around(event["seq"], seat), where)
+            checked[:] = log
+
+
+def random_match(
+    number: int, rng: random.Random, users
+) -> tuple[str, dict[str, tuple[object, int | None]]]:
+    """Create and fill a match (presets and sizes in turn, the rest at random); return its
+    id and its readers with their seats."""
+    preset = sorted(PRESETS)[number % len(PRESETS)]
+    players = 2 + number % 5
+    humans = rng.randint(1, min(players, 3))
+    seats = [{"type": "me"}] + [{"type": "open"}] * (humans - 1)
+    seats += [{"type": "com", "level": rng.choice(LEVELS)} for _ in range(players - humans)]
+    rng.shuffle(seats)
+    holes = 1 if preset == "nine-card" else rng.choice([1, 2])  # nine-card holes are long
+    body = {"preset": preset, "seats": seats, "holes": holes, "hints": True}
+    if humans == 1 and rng.random() < 0.3:
+        body["undo"] = True
+    creator = client_for(users[0])
+    created = creator.post("/api/matches", body, format="json")
+    assert created.status_code == 201, (body, created.content)
+    match_id = created.json()["id"]
+    readers = {users[0].username: (creator, seats.index({"type": "me"}))}
+    for user in users[1:humans]:
+        client = client_for(user)
+        joined = client.post(f"/api/matches/{match_id}/join", {}, format="json")
+        assert joined.status_code == 200, joined.content
+        readers[user.username] = (client, joined.json()["your_seat"])
+    stranger = users[-1]
+    readers[stranger.username] = (client_for(stranger), None)
+    return match_id, readers
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("number", range(MATCHES))
+def test_no_response_shows_a_card_its_reader_may_not_see(number, django_user_model):
+    rng = random.Random(f"leak-scan-{number}")
+    users = [
+        django_user_model.objects.create_user(f"player{i}", password="pw-player-123")
+        for i in range(4)
+    ]
+    match_id, readers = random_match(number, rng, users)
+    scanner = Scanner(match_id, readers)
+    scanner.scan()
+    players = {name: reader for name, reader in readers.items() if reader[1] is not None}
+    actions = 0
+    while not scanner.history.states[-1].ended:
+        movers = []
+        for client, _ in players.values():
+            detail = client.get(f"/api/matches/{match_id}").json()
+            if detail["your_turn"]:
+                movers.append((client, detail))
+        assert movers, "COM turns run on commit: some human is always to act"
+        client, detail = rng.choice(movers)
+        action = rng.choice(detail["view"]["legal_actions"])
+        response = client.post(
+            f"/api/matches/{match_id}/actions",
+            action,
+            format="json",
+            headers={"If-Match": f'"{detail["version"]}"'},
+        )
+        assert response.status_code == 200, (action, response.content)
+        actions += 1
+        scanner.scan()
+    assert actions >= 2 and scanner.checked_version == scanner.history.states[-1].version
