@@ -1,0 +1,373 @@
+"""Many concurrent matches against the whole stack, optionally with faults, then verify.
+
+    .venv/bin/python bench/load.py [--matches 40] [--clients 8] [--seconds 60] [--faults]
+
+Starts gunicorn (2 workers x 4 threads) and a Celery worker (with beat, for the stall
+sweeper) on loopback, against a fresh PostgreSQL database of its own (``golf_load``) and
+Redis (db 14). Creates ``--matches`` matches through the API, each one human against 1-3
+COMs, and plays them with ``--clients`` concurrent clients: a client acts for the human
+of any of its matches whose turn it is (a random legal action, with ``If-Match`` and an
+``Idempotency-Key``, retried after a failure) and long-polls when none is. COM turns run
+on the worker. Bounded: the run stops when every match has ended or after ``--seconds``.
+
+With ``--faults``, a third of the way in the worker is killed (SIGKILL) and a new one
+started, and half way in PostgreSQL is stopped for ``--outage`` seconds and started
+again (this needs the local cluster's ``pg_ctlcluster``, as on the development machine).
+
+Afterwards it waits for the workers to settle, counts matches left waiting on a COM
+("stuck"), and runs ``manage.py verify_match --all`` over every match of the run.
+Prints actions per second, p50/p99 latency of the action endpoint, stale-version answers
+(a COM moved between the client's read and its action: expected, the client reads
+again), errors (those inside the outage window apart), stuck matches and the
+verification summary. Exits 1 on an error outside the outage, a stuck match or a fault.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psycopg
+from _django import ROOT, service_env, setup, venv_command
+
+DATABASE = "golf_load"
+BROKER = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/14")
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def fresh_database() -> None:
+    url = os.environ.get("BENCH_DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/{DATABASE}")
+    name = url.rsplit("/", 1)[1]
+    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def pg_cluster(command: str) -> None:
+    version = sorted(os.listdir("/etc/postgresql"))[-1]
+    args = ["pg_ctlcluster", "--skip-systemctl-redirect", version, "main", command]
+    if command == "stop":
+        args += ["-m", "fast"]
+    subprocess.run(args, check=True, capture_output=True)
+
+
+def wait_for_port(port: int, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/healthz")
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit(f"the server did not come up on port {port}")
+
+
+class Api:
+    """One keep-alive connection; reconnects after a failure."""
+
+    def __init__(self, port: int, token: str | None = None) -> None:
+        self.port = port
+        self.token = token
+        self.conn: http.client.HTTPConnection | None = None
+
+    def call(
+        self, method: str, path: str, body: object = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, bytes]:
+        """The status and body; status 0 when the connection failed."""
+        head = {"Content-Type": "application/json", **(headers or {})}
+        if self.token:
+            head["Authorization"] = f"Token {self.token}"
+        try:
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            self.conn.request(method, path, None if body is None else json.dumps(body), head)
+            response = self.conn.getresponse()
+            return response.status, response.read()
+        except (OSError, http.client.HTTPException):
+            if self.conn is not None:
+                self.conn.close()
+            self.conn = None
+            return 0, b""
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    errors: list[tuple[float, str]] = field(default_factory=list)  # (time, what)
+    conflicts: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def error(self, what: str) -> None:
+        with self.lock:
+            self.errors.append((time.monotonic(), what))
+
+
+@dataclass
+class Outage:
+    start: float = float("inf")
+    end: float = float("-inf")
+
+    def covers(self, t: float, slack: float = 3.0) -> bool:
+        return self.start - slack <= t <= self.end + slack
+
+
+class Stack:
+    """gunicorn and a Celery worker on the benchmark's database."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.env = service_env(
+            CELERY_BROKER_URL=BROKER,
+            THROTTLE_USER="1000000/min",
+            THROTTLE_ACTIONS="1000000/min",
+            COM_STALL_SECONDS="5",
+            SWEEP_INTERVAL_SECONDS="5",
+        )
+        self.logs = Path(ROOT, "var", "bench-load")
+        self.logs.mkdir(parents=True, exist_ok=True)
+        self.server = self.start(
+            [
+                *(venv_command("gunicorn"), "config.wsgi", "--bind", f"127.0.0.1:{port}"),
+                *("--workers", "2", "--threads", "4", "--log-level", "warning"),
+            ],
+            "gunicorn",
+        )
+        self.worker = self.start_worker()
+
+    def start(self, args: list[str], name: str) -> subprocess.Popen[bytes]:
+        log = open(self.logs / f"{name}.log", "ab")  # noqa: SIM115 - lives with the process
+        return subprocess.Popen(args, cwd=ROOT, env=self.env, stdout=log, stderr=log)
+
+    def start_worker(self) -> subprocess.Popen[bytes]:
+        schedule = self.logs / "celerybeat-schedule"
+        return self.start(
+            [
+                *(venv_command("celery"), "-A", "config", "worker", "--beat", "--concurrency=2"),
+                *("--loglevel=WARNING", f"--schedule={schedule}"),
+            ],
+            "worker",
+        )
+
+    def restart_worker(self) -> None:
+        self.worker.send_signal(signal.SIGKILL)
+        self.worker.wait()
+        self.worker = self.start_worker()
+
+    def stop(self) -> None:
+        for process in (self.server, self.worker):
+            process.terminate()
+        for process in (self.server, self.worker):
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def play(client: Api, matches: list[dict], stats: Stats, deadline: float, rng) -> None:  # type: ignore[no-untyped-def]
+    """Act for the human of each of ``matches`` whenever it is their turn."""
+    while time.monotonic() < deadline:
+        live = [m for m in matches if not m["ended"]]
+        if not live:
+            return
+        acted = False
+        for match in live:
+            status, data = client.call("GET", f"/api/matches/{match['id']}")
+            if status != 200:
+                stats.error(f"GET match {status}")
+                time.sleep(0.2)
+                continue
+            detail = json.loads(data)
+            match["version"] = detail["version"]
+            if detail["status"] in ("finished", "aborted"):
+                match["ended"] = True
+                continue
+            if not detail["your_turn"]:
+                continue
+            if not detail["view"]["legal_actions"]:
+                stats.error("your_turn but no legal action")  # the response contradicts itself
+                continue
+            action = rng.choice(detail["view"]["legal_actions"])
+            version = detail["version"]
+            headers = {"If-Match": f'"{version}"', "Idempotency-Key": f"{match['id']}-{version}"}
+            started = time.perf_counter()
+            status, data = client.call(
+                "POST", f"/api/matches/{match['id']}/actions", action, headers
+            )
+            elapsed = time.perf_counter() - started
+            if status == 200:
+                with stats.lock:
+                    stats.latencies.append(elapsed)
+                acted = True
+            elif status in (409, 412):
+                # a COM moved in between (initial flips are simultaneous): read again
+                with stats.lock:
+                    stats.conflicts += 1
+            else:
+                stats.error(f"POST action {status}")
+        if not acted and live:
+            match = rng.choice(live)
+            path = f"/api/matches/{match['id']}/events?after={match['version']}&limit=1&wait=5"
+            status, _ = client.call("GET", path)
+            if status != 200:
+                stats.error(f"long-poll {status}")
+                time.sleep(0.2)
+
+
+def waiting_on_com() -> list[str]:
+    from golf.models import Match, MatchStatus, Seat, SeatKind
+
+    active = Match.objects.filter(status=MatchStatus.ACTIVE)
+    return sorted(
+        {
+            str(s.match_id)
+            for s in Seat.objects.filter(match__in=active, to_act=True, kind=SeatKind.COM)
+        }
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--matches", type=int, default=40)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--faults", action="store_true")
+    parser.add_argument("--outage", type=float, default=3.0, help="seconds without PostgreSQL")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    fresh_database()
+    setup(DATABASE, eager=False)
+    import redis
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from rest_framework.authtoken.models import Token
+
+    redis.Redis.from_url(BROKER).flushdb()
+    users = [get_user_model().objects.create_user(f"load-{i}") for i in range(args.clients)]
+    tokens = [Token.objects.create(user=u).key for u in users]
+    connection.close()
+
+    port = free_port()
+    stack = Stack(port)
+    rng = random.Random(args.seed)
+    stats = Stats()
+    outage = Outage()
+    try:
+        wait_for_port(port)
+        owned: list[list[dict]] = [[] for _ in range(args.clients)]
+        create_started = time.perf_counter()
+        for i in range(args.matches):
+            level = [rng.choice(["easy", "normal", "hard"]) for _ in range(rng.randint(1, 3))]
+            body = {
+                "preset": rng.choice(["six-card", "six-card", "six-card-jokers", "nine-card"]),
+                "holes": 1,
+                "seats": [{"type": "me"}] + [{"type": "com", "level": lv} for lv in level],
+            }
+            status, data = Api(port, tokens[i % args.clients]).call("POST", "/api/matches", body)
+            if status != 201:
+                raise SystemExit(f"creating a match failed: {status} {data[:200]!r}")
+            owned[i % args.clients].append({"id": json.loads(data)["id"], "ended": False})
+        create_seconds = time.perf_counter() - create_started
+
+        started = time.monotonic()
+        deadline = started + args.seconds
+        threads = [
+            threading.Thread(
+                target=play,
+                args=(Api(port, tokens[i]), owned[i], stats, deadline, random.Random(i)),
+            )
+            for i in range(args.clients)
+        ]
+        for t in threads:
+            t.start()
+        if args.faults:
+            time.sleep(args.seconds / 3)
+            print(f"fault: worker killed and restarted at {time.monotonic() - started:.1f} s")
+            stack.restart_worker()
+            time.sleep(max(0.0, started + args.seconds / 2 - time.monotonic()))
+            outage.start = time.monotonic()
+            print(f"fault: PostgreSQL stopped at {outage.start - started:.1f} s")
+            pg_cluster("stop")
+            time.sleep(args.outage)
+            pg_cluster("start")
+            outage.end = time.monotonic()
+            print(f"fault: PostgreSQL started again at {outage.end - started:.1f} s")
+        for t in threads:
+            t.join()
+        elapsed = time.monotonic() - started
+
+        # let the workers (and, after faults, the sweeper) finish what is theirs to do
+        settle_until = time.monotonic() + (45 if args.faults else 15)
+        stuck = waiting_on_com()
+        while stuck and time.monotonic() < settle_until:
+            time.sleep(1)
+            stuck = waiting_on_com()
+    finally:
+        stack.stop()
+        if args.faults and outage.end == float("-inf") and outage.start != float("inf"):
+            pg_cluster("start")
+
+    from golf.models import Match
+
+    finished = Match.objects.filter(status="finished").count()
+    events = sum(Match.objects.values_list("version", flat=True))
+    connection.close()
+    verify = subprocess.run(
+        [venv_command("python"), "manage.py", "verify_match", "--all"],
+        cwd=ROOT,
+        env=service_env(CELERY_BROKER_URL=BROKER),
+        capture_output=True,
+        text=True,
+    )
+    summary = ((verify.stdout + verify.stderr).strip().splitlines() or ["(no output)"])[-1]
+
+    lat = stats.latencies
+    in_outage = [e for e in stats.errors if outage.covers(e[0])]
+    other = [e for e in stats.errors if not outage.covers(e[0])]
+    print(
+        f"{args.matches} matches ({finished} finished) created in {create_seconds:.1f} s; "
+        f"{args.clients} clients for {elapsed:.1f} s; gunicorn 2x4, 1 worker x 2"
+    )
+    print(
+        f"human actions: {len(lat)} ({len(lat) / elapsed:.1f}/s), "
+        f"p50 {1000 * statistics.median(lat):.1f} ms, p99 {1000 * percentile(lat, 0.99):.1f} ms"
+        if lat
+        else "human actions: none"
+    )
+    print(f"events appended (humans and COMs): {events} ({events / elapsed:.1f}/s)")
+
+    def kinds(errors: list[tuple[float, str]]) -> str:
+        counted = Counter(what for _, what in errors)
+        return ", ".join(f"{what} x{n}" for what, n in sorted(counted.items())) or "none"
+
+    print(f"stale versions (412/409, read again): {stats.conflicts}")
+    print(f"errors outside the outage: {len(other)} ({kinds(other)})")
+    print(f"errors during the outage (+-3 s): {len(in_outage)} ({kinds(in_outage)})")
+    print(f"stuck (waiting on a COM after settling): {len(stuck)} {stuck[:5]}")
+    print(f"verify_match --all: {summary} (exit {verify.returncode})")
+    if verify.returncode != 0 or stuck or other:
+        raise SystemExit(1)
+
+
+if __name__ == "__main__":
+    main()
