@@ -62,7 +62,7 @@ class IntParam:
         raw = request.query_params.get(self.name)
         if raw is None:
             return self.default
-        if not re.fullmatch(r"\d{1,10}", raw) or not self.low <= int(raw) <= self.high:
+        if not re.fullmatch(r"[0-9]{1,10}", raw) or not self.low <= int(raw) <= self.high:
             bounds = f"an integer in {self.low}..{self.high}"
             raise invalid_field(self.name, f"{self.name} must be {bounds}", bounds)
         return int(raw)
