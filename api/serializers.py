@@ -30,29 +30,22 @@ class StrictSerializer(serializers.Serializer):
                 field = self.fields.get(name)
                 if field is None or field.read_only:
                     errors[name] = ["unknown field"]
-                elif value is not None and not _json_type_fits(field, value):
-                    errors[name] = [f"must be {_json_type_name(field)}"]
+                elif value is not None and (wanted := _json_type_missed(field, value)):
+                    errors[name] = [f"must be {wanted}"]
             if errors:
                 raise serializers.ValidationError(errors)
         return super().to_internal_value(data)
 
 
-def _json_type_name(field: serializers.Field) -> str:
+def _json_type_missed(field: serializers.Field, value: object) -> str | None:
+    """What JSON type ``field`` wants, when ``value`` is not of it; ``None`` when it is."""
     if isinstance(field, serializers.BooleanField):
-        return "true or false"
+        return None if isinstance(value, bool) else "true or false"
     if isinstance(field, serializers.IntegerField):
-        return "an integer"
-    return "a string"
-
-
-def _json_type_fits(field: serializers.Field, value: object) -> bool:
-    if isinstance(field, serializers.BooleanField):
-        return isinstance(value, bool)
-    if isinstance(field, serializers.IntegerField):
-        return isinstance(value, int) and not isinstance(value, bool)
+        return None if isinstance(value, int) and not isinstance(value, bool) else "an integer"
     if isinstance(field, serializers.CharField | serializers.ChoiceField):
-        return isinstance(value, str)
-    return True  # lists, objects and nested serializers check their own contents
+        return None if isinstance(value, str) else "a string"
+    return None  # lists, objects and nested serializers check their own contents
 
 
 # --- problems -----------------------------------------------------------------------------

@@ -274,9 +274,13 @@ def _with_etag(response: Response, version: int) -> Response:
 
 
 class MatchPagination(PageNumberPagination):
-    page_size = PAGE_SIZE.default
-    page_size_query_param = PAGE_SIZE.name
-    max_page_size = PAGE_SIZE.high
+    """Page number and size read (and refused when malformed) by their declarations."""
+
+    def get_page_size(self, request: Request) -> int:
+        return PAGE_SIZE.read(request)
+
+    def get_page_number(self, request: Request, paginator: Any) -> int:
+        return PAGE.read(request)
 
 
 MINE = ChoiceParam("mine", ("true", "false"), "only matches you sit in")
@@ -305,8 +309,6 @@ class MatchListView(APIView):
             preset=PRESET.read(request),
             awaiting_me=AWAITING.read(request) == "me",
         )
-        for param in (PAGE, PAGE_SIZE):  # the paginator reads them; malformed ones are 400s
-            param.read(request)
         paginator = MatchPagination()
         page = paginator.paginate_queryset(queryset, request, view=self)
         return paginator.get_paginated_response([summary_json(m, request.user) for m in page or []])

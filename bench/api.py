@@ -16,41 +16,15 @@ throughput as a share of the floor's (target: 40% or more). Bounded in time, loo
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
 import os
-import socket
 import statistics
 import subprocess
 import threading
 import time
 
 from _django import ROOT, service_env, setup, venv_command
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-class Client:
-    def __init__(self, port: int) -> None:
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-
-    def request(self, method: str, path: str, token: str, body: object = None, headers=None):  # type: ignore[no-untyped-def]
-        head = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
-        head.update(headers or {})
-        payload = None if body is None else json.dumps(body)
-        self.conn.request(method, path, body=payload, headers=head)
-        response = self.conn.getresponse()
-        data = response.read()
-        return response.status, data
+from _http import Api, free_port, percentile, wait_for_port
 
 
 def run_phase(clients: int, seconds: float, work) -> tuple[int, list[float], int]:  # type: ignore[no-untyped-def]
@@ -131,21 +105,16 @@ def main() -> None:
         env=env,
     )
     try:
-        for _ in range(100):
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                time.sleep(0.2)
+        wait_for_port(port)
 
         def floor_work(i: int):  # type: ignore[no-untyped-def]
-            client, token = Client(port), pairs[i][1][0]
-            return lambda: client.request("GET", "/api/me", token)[0] == 200
+            client = Api(port, pairs[i][1][0])
+            return lambda: client.call("GET", "/api/me")[0] == 200
 
         def action_work(i: int):  # type: ignore[no-untyped-def]
-            client = Client(port)
+            client = Api(port)
             match_id, tokens = pairs[i]
-            _, data = client.request("GET", f"/api/matches/{match_id}", tokens[0])
+            _, data = client.call("GET", f"/api/matches/{match_id}", token=tokens[0])
             view = json.loads(data)["view"]
             state = {"view": view}
 
@@ -153,12 +122,12 @@ def main() -> None:
                 v = state["view"]
                 seat = v["seats_to_act"][0]
                 action = {"type": "draw"} if v["phase"] == "draw" else {"type": "discard"}
-                status, data = client.request(
+                status, data = client.call(
                     "POST",
                     f"/api/matches/{match_id}/actions",
-                    tokens[seat],
                     action,
                     {"If-Match": f'"{v["version"]}"'},
+                    token=tokens[seat],
                 )
                 if status != 200:
                     return False

@@ -25,12 +25,10 @@ verification summary. Exits 1 on an error outside the outage, a stuck match or a
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
 import os
 import random
 import signal
-import socket
 import statistics
 import subprocess
 import threading
@@ -41,20 +39,10 @@ from pathlib import Path
 
 import psycopg
 from _django import ROOT, service_env, setup, venv_command
+from _http import Api, free_port, percentile, wait_for_port
 
 DATABASE = "golf_load"
 BROKER = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/14")
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def fresh_database() -> None:
@@ -70,45 +58,6 @@ def pg_cluster(command: str) -> None:
     if command == "stop":
         args += ["-m", "fast"]
     subprocess.run(args, check=True, capture_output=True)
-
-
-def wait_for_port(port: int, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/healthz")
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit(f"the server did not come up on port {port}")
-
-
-class Api:
-    """One keep-alive connection; reconnects after a failure."""
-
-    def __init__(self, port: int, token: str | None = None) -> None:
-        self.port = port
-        self.token = token
-        self.conn: http.client.HTTPConnection | None = None
-
-    def call(
-        self, method: str, path: str, body: object = None, headers: dict[str, str] | None = None
-    ) -> tuple[int, bytes]:
-        """The status and body; status 0 when the connection failed."""
-        head = {"Content-Type": "application/json", **(headers or {})}
-        if self.token:
-            head["Authorization"] = f"Token {self.token}"
-        try:
-            if self.conn is None:
-                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-            self.conn.request(method, path, None if body is None else json.dumps(body), head)
-            response = self.conn.getresponse()
-            return response.status, response.read()
-        except (OSError, http.client.HTTPException):
-            if self.conn is not None:
-                self.conn.close()
-            self.conn = None
-            return 0, b""
 
 
 @dataclass

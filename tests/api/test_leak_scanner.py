@@ -46,7 +46,6 @@ class History:
         self.states: list[State | None] = [None]
 
     def update(self) -> State:
-        self.match.refresh_from_db()
         for row in load_events(self.match, after=len(self.states) - 1):
             self.states.append(evolve(self.states[-1], to_event(row)))
         return self.states[-1]
