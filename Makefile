@@ -4,10 +4,11 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The tests' servers: embedded PostgreSQL and Redis under var/test, unless both
+# TEST_DATABASE_URL and TEST_REDIS_URL name running servers.
+WITH_TEST_SERVERS := $(BIN)/python scripts/embedded.py exec --dir var/test --fast --
 
-export TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/golf
-
-.PHONY: run test fuzz lint typecheck pytest install lock clean
+.PHONY: run test pytest fuzz lint typecheck install lock clean
 
 ## Install the locked dependencies into .venv (again whenever the lock file changes).
 install: $(STAMP)
@@ -16,26 +17,29 @@ $(STAMP): requirements.lock
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements.lock
 	@touch $@
 
-## Start the API and a Celery worker on embedded defaults (SQLite, filesystem broker).
+## Start the API, a Celery worker and beat, on embedded PostgreSQL and Redis under var/
+## (or on DATABASE_URL / CELERY_BROKER_URL when set). Ctrl-C stops everything.
 run: $(STAMP)
-	@scripts/run
+	@$(BIN)/python scripts/run.py
 
-## Lint, type-check and run the whole suite against PostgreSQL.
+## Lint, type-check and run the whole suite on PostgreSQL and Redis.
 test: $(STAMP) lint typecheck
-	@DATABASE_URL=$(TEST_DATABASE_URL) $(BIN)/python scripts/check_postgres.py
-	DATABASE_URL=$(TEST_DATABASE_URL) $(BIN)/pytest
+	$(WITH_TEST_SERVERS) $(BIN)/pytest $(ARGS)
+
+## Run part of the suite, without lint: make pytest ARGS="tests/api -x"
+pytest: $(STAMP)
+	$(WITH_TEST_SERVERS) $(BIN)/pytest $(ARGS)
 
 ## Fuzz every API operation from the OpenAPI schema with many fresh examples.
 FUZZ_EXAMPLES ?= 500
 fuzz: $(STAMP)
-	@DATABASE_URL=$(TEST_DATABASE_URL) $(BIN)/python scripts/check_postgres.py
-	DATABASE_URL=$(TEST_DATABASE_URL) GOLF_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) GOLF_FUZZ_RANDOM=1 \
-		$(BIN)/pytest tests/fuzz --durations=5
+	GOLF_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) GOLF_FUZZ_RANDOM=1 \
+		$(WITH_TEST_SERVERS) $(BIN)/pytest tests/fuzz --durations=5
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/lint-imports
+	$(BIN)/lint-imports --cache-dir var/cache/import-linter
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -46,4 +50,6 @@ lock:
 	$(BIN)/uv pip compile pyproject.toml --extra dev --generate-hashes --python-version 3.11 --no-header -o requirements.lock
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
+	-$(BIN)/python scripts/embedded.py stop --dir var
+	-$(BIN)/python scripts/embedded.py stop --dir var/test
+	rm -rf $(VENV) var

@@ -1,9 +1,9 @@
 """Django settings. Every value that differs between deployments comes from the environment.
 
-Production is the default: with ``DEBUG`` off, ``SECRET_KEY``, ``DATABASE_URL`` and
-``ALLOWED_HOSTS`` must be set and missing ones stop start-up with a clear error.
-With ``DEBUG=1`` (what ``make run`` uses) the service runs on embedded defaults:
-SQLite and a filesystem message transport under ``var/``, so no server is needed.
+Production is the default: with ``DEBUG`` off, ``SECRET_KEY`` and ``ALLOWED_HOSTS``
+must be set and missing ones stop start-up with a clear error. ``DATABASE_URL``
+(PostgreSQL) and ``CELERY_BROKER_URL`` (Redis) are required in every mode: ``make run``
+and ``make test`` start embedded servers and set them (``scripts/embedded.py``).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 from config.env import env_bool, env_int, env_list, env_str, require
 
@@ -76,20 +77,20 @@ TEMPLATES = [
 ]
 
 # --- Database -----------------------------------------------------------------------------
-_database_url = env_str("DATABASE_URL")
-if not _database_url:
-    if not DEBUG:
-        require("DATABASE_URL", None, "e.g. postgres://user:password@host:5432/golf")
-    _database_url = f"sqlite:///{VAR_DIR / 'db.sqlite3'}"
+_database_url = require(
+    "DATABASE_URL",
+    env_str("DATABASE_URL"),
+    "a PostgreSQL URL such as postgres://user:password@host:5432/golf "
+    "(`make run` starts an embedded server and sets it)",
+)
+if not _database_url.startswith(("postgres://", "postgresql://")):
+    raise ImproperlyConfigured("DATABASE_URL must be a postgres:// URL: PostgreSQL is the store")
 DATABASES = {
     "default": dj_database_url.parse(
         _database_url, conn_max_age=env_int("DB_CONN_MAX_AGE", 60), conn_health_checks=True
     )
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = env_int(
-        "DB_CONNECT_TIMEOUT", 5
-    )
+DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = env_int("DB_CONNECT_TIMEOUT", 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -170,19 +171,13 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- Celery ---------------------------------------------------------------------------------
-CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or ""
-if not CELERY_BROKER_URL:
-    if not DEBUG:
-        require("CELERY_BROKER_URL", None, "e.g. redis://redis:6379/0")
-    CELERY_BROKER_URL = "filesystem://"
-    _broker_dir = VAR_DIR / "broker"
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(_broker_dir),
-        "data_folder_out": str(_broker_dir),
-        "processed_folder": str(_broker_dir / "processed"),
-        "store_processed": False,
-        "polling_interval": 0.1,
-    }
+CELERY_BROKER_URL = require(
+    "CELERY_BROKER_URL",
+    env_str("CELERY_BROKER_URL"),
+    "a Redis URL such as redis://host:6379/0 (`make run` starts an embedded server and sets it)",
+)
+if not CELERY_BROKER_URL.startswith(("redis://", "rediss://", "redis+socket://")):
+    raise ImproperlyConfigured("CELERY_BROKER_URL must be a redis:// URL: Redis is the one broker")
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

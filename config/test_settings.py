@@ -1,12 +1,24 @@
 """Settings for the test suite: the production settings module with test defaults.
 
-Tests always run against PostgreSQL (``DATABASE_URL``, by default the local server).
+Tests run against PostgreSQL and Redis only: `make test` starts embedded servers (or uses
+``TEST_DATABASE_URL`` / ``TEST_REDIS_URL``) and passes them as ``DATABASE_URL`` and
+``REDIS_URL``.
 """
 
 import os
+from urllib.parse import urlsplit
 
-os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/golf")
-os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/15")
+from django.core.exceptions import ImproperlyConfigured
+
+if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
+    raise ImproperlyConfigured(
+        "the tests need DATABASE_URL and REDIS_URL: run them with `make test`, or "
+        "`make pytest ARGS='tests/api -x'` for a part of the suite"
+    )
+# the tests' broker is database 15 of the Redis they are given
+os.environ.setdefault(
+    "CELERY_BROKER_URL", urlsplit(os.environ["REDIS_URL"])._replace(path="/15").geturl()
+)
 os.environ.setdefault("SECRET_KEY", "test-only-secret-key")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
 

@@ -6,8 +6,7 @@ are transactional, so it is delivered exactly when the events are committed.
 
 A reader waiting for events past a version LISTENs on that channel on a connection of
 its own and returns as soon as a notification for its match arrives, or when its time
-is up. Without PostgreSQL (the
-SQLite development set-up) readers poll the database instead.
+is up.
 """
 
 from __future__ import annotations
@@ -20,7 +19,6 @@ from django.db import OperationalError, connection
 from golf.models import Match
 
 CHANNEL = "golf_match_events"
-POLL_SECONDS = 0.5
 
 
 def _version(match_id: object) -> int:
@@ -33,10 +31,6 @@ def wait_for_version(match_id: object, after: int, timeout: float) -> int:
     Returns the match's version at that moment.
     """
     deadline = time.monotonic() + timeout
-    if connection.vendor != "postgresql":
-        while (version := _version(match_id)) <= after and time.monotonic() < deadline:
-            time.sleep(POLL_SECONDS)
-        return version
     try:
         return _listen_for_version(match_id, after, deadline)
     except psycopg.OperationalError as exc:  # the listener's own connection, outside Django's

@@ -145,8 +145,7 @@ def persist(match: Match, rows: Sequence[MatchEvent], to_act: Sequence[int] | No
     """Write new event rows, the match's changed columns and (when ``to_act`` is given)
     the seats' ``to_act`` flags.
 
-    On PostgreSQL this is one statement (data-modifying CTEs), so a write costs one round
-    trip; elsewhere it is up to three.
+    It is one statement (data-modifying CTEs), so a write costs one round trip.
     """
     match.updated_at = timezone.now()
     insert_sql, insert_params = "", []
@@ -169,23 +168,16 @@ def persist(match: Match, rows: Sequence[MatchEvent], to_act: Sequence[int] | No
     sets = ", ".join(f"{f} = %s" for f in WRITE_FIELDS)
     match_sql = f"UPDATE golf_match SET {sets} WHERE id = %s"
     match_params = [_prep(Match, f, getattr(match, f)) for f in WRITE_FIELDS] + [match_pk]
+    parts, params = [], []
+    if insert_sql:
+        parts.append(f"events AS ({insert_sql})")
+        params += insert_params
+    if to_act is not None:
+        parts.append(f"seats AS ({seats_sql})")
+        params += seats_params
+    prefix = f"WITH {', '.join(parts)} " if parts else ""
     with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            parts, params = [], []
-            if insert_sql:
-                parts.append(f"events AS ({insert_sql})")
-                params += insert_params
-            if to_act is not None:
-                parts.append(f"seats AS ({seats_sql})")
-                params += seats_params
-            prefix = f"WITH {', '.join(parts)} " if parts else ""
-            cursor.execute(prefix + match_sql, params + match_params)
-            return
-        if insert_sql:
-            cursor.execute(insert_sql, insert_params)
-        if to_act is not None:
-            cursor.execute(seats_sql, seats_params)
-        cursor.execute(match_sql, match_params)
+        cursor.execute(prefix + match_sql, params + match_params)
 
 
 def take_snapshot(match: Match, state: State) -> None:

@@ -23,16 +23,6 @@ DROP FUNCTION IF EXISTS golf_match_notify();
 """
 
 
-def create(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(NOTIFY_CREATE, params=None)
-
-
-def drop(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(NOTIFY_DROP, params=None)
-
-
 def fill_seat_users(apps, schema_editor):
     Match = apps.get_model("golf", "Match")
     for match in Match.objects.all():
@@ -65,5 +55,5 @@ class Migration(migrations.Migration):
             ),
         ),
         migrations.RunPython(fill_seat_users, migrations.RunPython.noop),
-        migrations.RunPython(create, drop),
+        migrations.RunSQL(NOTIFY_CREATE, NOTIFY_DROP),
     ]

@@ -1,12 +1,18 @@
-"""`make run`'s script starts the API and a worker on embedded defaults, and stops cleanly."""
+"""`make run` starts the whole service on embedded servers, and the walkthrough works on it.
+
+One slow test walks through what a new user does: start the service on a fresh data
+folder, read the docs, run `scripts/walkthrough.sh` (a whole hole against two COMs on
+the worker), verify the match, stop with Ctrl-C (every process ends, the embedded
+PostgreSQL and Redis included), start again and find the match still there.
+"""
 
 from __future__ import annotations
 
 import json
 import os
 import signal
-import socket
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -14,114 +20,150 @@ from pathlib import Path
 
 import pytest
 
+from tests.foundation.helpers import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
+SERVICE_SETTINGS = {"DATABASE_URL", "CELERY_BROKER_URL", "CACHE_URL", "REDIS_URL", "DEBUG"}
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def fetch(url: str, body: dict | None = None, token: str | None = None) -> tuple[int, str]:
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Token {token}"
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, headers=headers)
+def fetch(url: str, token: str | None = None) -> tuple[int, str]:
+    headers = {"Authorization": f"Token {token}"} if token else {}
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, response.read().decode()
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=10) as r:
+            return r.status, r.read().decode()
     except urllib.error.HTTPError as exc:
         return exc.code, exc.read().decode()
 
 
-def play_a_turn_against_a_com(base: str) -> None:
-    """Register, create a match against a COM, flip twice, and see the COM move: the
-    SQLite store and the filesystem broker's worker at work."""
-    status, body = fetch(
-        base + "/api/accounts/register", {"username": "runner", "password": "correct-horse-9"}
-    )
-    assert status == 201, body
-    token = json.loads(body)["token"]
-    status, body = fetch(
-        base + "/api/matches", {"holes": 1, "seats": [{"type": "me"}, {"type": "com"}]}, token
-    )
-    assert status == 201, body
-    match_id = json.loads(body)["id"]
-    for position in (0, 1):
-        status, body = fetch(
-            f"{base}/api/matches/{match_id}/actions",
-            {"type": "reveal", "position": position},
-            token,
+class Service:
+    """`scripts/run.py` (what `make run` runs) in a process group of its own."""
+
+    def __init__(self, var: Path) -> None:
+        self.var = var
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.env = {k: v for k, v in os.environ.items() if k not in SERVICE_SETTINGS}
+        self.env.update(PORT=str(self.port), GOLF_VAR_DIR=str(var))
+        self.env.pop("DJANGO_SETTINGS_MODULE", None)
+        self.log = (var.parent / f"run-{self.port}.log").open("w+")
+        self.proc = subprocess.Popen(
+            [sys.executable, "scripts/run.py"],
+            cwd=ROOT,
+            env=self.env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
-        assert status in (200, 412), body
-    deadline = time.monotonic() + 30
-    while True:  # the COM makes its flips on the worker
-        status, body = fetch(f"{base}/api/matches/{match_id}/events?after=0&limit=500", None, token)
-        actors = [e["actor"] for e in json.loads(body)["events"]]
-        if actors.count("com:normal") >= 2:
-            break
-        assert time.monotonic() < deadline, actors
-        time.sleep(0.3)
 
+    def output(self) -> str:
+        self.log.seek(0)
+        return self.log.read()
 
-@pytest.mark.slow
-def test_run_serves_health_and_docs_without_external_servers(tmp_path):
-    port = free_port()
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "DJANGO_SETTINGS_MODULE", "DEBUG"}
-    }
-    env.update(PORT=str(port), GOLF_VAR_DIR=str(tmp_path))
-    proc = subprocess.Popen(
-        [str(ROOT / "scripts" / "run")],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90
+    def wait_ready(self, timeout: float = 90) -> float:
+        started = time.monotonic()
         while True:
-            assert proc.poll() is None, proc.stdout.read()
+            assert self.proc.poll() is None, self.output()
             try:
-                status, body = fetch(base + "/healthz")
-                if status == 200:
-                    break
+                if fetch(self.base + "/readyz")[0] == 200:
+                    return time.monotonic() - started
             except OSError:
                 pass
-            assert time.monotonic() < deadline, "no answer on /healthz within 90 s"
+            assert time.monotonic() - started < timeout, f"/readyz not 200 within {timeout} s"
             time.sleep(0.5)
 
-        status, body = fetch(base + "/api/docs/")
-        assert status == 200
-        assert "swagger-ui" in body.lower()
-        status, schema = fetch(base + "/api/schema/")
-        assert status == 200 and "openapi" in schema
-        status, body = fetch(base + "/readyz")
-        assert status == 200, body
-        assert (tmp_path / "db.sqlite3").exists()
-        play_a_turn_against_a_com(base)
-    finally:
-        # Ctrl-C reaches the whole foreground process group.
-        os.killpg(proc.pid, signal.SIGINT)
+    def interrupt(self) -> str:
+        """Ctrl-C, as a terminal sends it: to the whole foreground process group."""
+        os.killpg(self.proc.pid, signal.SIGINT)
         try:
-            output, _ = proc.communicate(timeout=30)
+            self.proc.wait(timeout=60)
         except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
+            os.killpg(self.proc.pid, signal.SIGKILL)
             raise
-    assert "Stopping" in output
-    # nothing of the group is left running once the worker's children have exited too
+        return self.output()
+
+    def embedded_status(self) -> str:
+        return subprocess.run(
+            [sys.executable, "scripts/embedded.py", "status", "--dir", str(self.var)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+
+
+def assert_all_stopped(service: Service) -> None:
     deadline = time.monotonic() + 20
-    while True:
+    while True:  # the worker's pool children may take a moment after their parent
         try:
-            os.killpg(proc.pid, 0)
+            os.killpg(service.proc.pid, 0)
         except ProcessLookupError:
             break
         assert time.monotonic() < deadline, "processes of make run outlived Ctrl-C"
         time.sleep(0.2)
+    assert service.embedded_status() == "postgres: stopped\nredis: stopped\n"
+    assert not (service.var / "run.env").exists()
+
+
+@pytest.mark.slow
+def test_make_run_serves_the_walkthrough_on_embedded_servers_and_keeps_its_data(tmp_path):
+    root_before = sorted(os.listdir(ROOT))
+    var = tmp_path / "var"
+    service = Service(var)
+    try:
+        service.wait_ready()
+        status, body = fetch(service.base + "/api/docs/")
+        assert status == 200 and "swagger-ui" in body.lower()
+        status, body = fetch(service.base + "/readyz")
+        assert json.loads(body)["checks"] == {"database": "ok", "broker": "ok"}
+        # real servers of our own, not the machine's
+        assert "postgres: running on port" in service.embedded_status()
+        assert "redis: running on port" in service.embedded_status()
+
+        walk = subprocess.run(
+            ["bash", "scripts/walkthrough.sh", service.base],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert walk.returncode == 0, walk.stdout + walk.stderr + service.output()[-3000:]
+        lines = walk.stdout.splitlines()
+        match_id = lines[0].removeprefix("match ")
+        assert any(" hint: " in line for line in lines), walk.stdout
+        assert any(line.startswith("totals ") for line in lines), walk.stdout
+        assert "audit: " in walk.stdout and "chain faults: []" in walk.stdout
+
+        verify = subprocess.run(
+            ["scripts/manage", "verify_match", "--all"],
+            cwd=ROOT,
+            env={**service.env},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert verify.returncode == 0, verify.stdout + verify.stderr
+        assert f"{match_id}: OK" in verify.stdout
+        assert "0 with faults" in verify.stdout
+    finally:
+        output = service.interrupt()
+    assert "Stopping" in output
+    assert_all_stopped(service)
+
+    # a second start reuses the data: the finished match is still there
+    service = Service(var)
+    try:
+        service.wait_ready()
+        verify = subprocess.run(
+            ["scripts/manage", "verify_match", match_id],
+            cwd=ROOT,
+            env={**service.env},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert f"{match_id}: OK" in verify.stdout, verify.stdout + verify.stderr
+    finally:
+        service.interrupt()
+    assert_all_stopped(service)
+    # everything it wrote is under its data folder: nothing new in the repository's root
+    assert sorted(os.listdir(ROOT)) == root_before

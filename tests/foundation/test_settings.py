@@ -51,13 +51,27 @@ def test_production_refuses_to_start_without_a_required_setting(missing):
     assert f"{missing} must be set" in result.stderr
 
 
-def test_debug_mode_runs_on_embedded_defaults(tmp_path):
-    result = load_settings(
-        {"DEBUG": "1", "GOLF_VAR_DIR": str(tmp_path)},
-        "settings.DATABASES['default']['ENGINE'], settings.CELERY_BROKER_URL",
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "django.db.backends.sqlite3 filesystem://"
+@pytest.mark.parametrize("missing", ["DATABASE_URL", "CELERY_BROKER_URL"])
+def test_debug_mode_needs_the_servers_too_and_says_where_they_come_from(missing):
+    env = {k: v for k, v in PRODUCTION.items() if k != missing}
+    result = load_settings({**env, "DEBUG": "1"})
+    assert result.returncode != 0
+    assert f"{missing} must be set" in result.stderr
+    assert "`make run` starts an embedded server" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("DATABASE_URL", "sqlite:///var/db.sqlite3", "DATABASE_URL must be a postgres:// URL"),
+        ("CELERY_BROKER_URL", "filesystem://", "CELERY_BROKER_URL must be a redis:// URL"),
+        ("CELERY_BROKER_URL", "amqp://guest@localhost//", "CELERY_BROKER_URL must be a redis://"),
+    ],
+)
+def test_one_database_engine_and_one_broker_kind(name, value, message):
+    result = load_settings({**PRODUCTION, name: value})
+    assert result.returncode != 0
+    assert message in result.stderr
 
 
 def test_a_malformed_boolean_is_a_clear_error():
