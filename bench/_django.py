@@ -1,44 +1,100 @@
-"""Set up Django for a benchmark script against a PostgreSQL database of its own."""
+"""Set up Django for a benchmark script on PostgreSQL and Redis of its own.
+
+The servers are embedded ones (``scripts/embedded.py``) under ``var/bench``, started when
+the benchmark starts and stopped when it ends, on Ctrl-C or an error too; one benchmark
+at a time uses that folder. ``BENCH_DATABASE_URL`` (a PostgreSQL URL naming the
+benchmark's database) and ``BENCH_BROKER_URL`` (a Redis URL with its database number)
+name running servers to use instead.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+VAR = ROOT / "var" / "bench"
+sys.path.insert(0, str(ROOT))
+
+from scripts import embedded  # noqa: E402 - needs the repository's root on sys.path
 
 
-def setup(database: str = "golf_bench", eager: bool = True) -> str:
-    """Configure Django for ``database`` (created if missing); returns its URL."""
-    sys.path.insert(0, str(ROOT))
-    url = os.environ.get("BENCH_DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/{database}")
+def _on_database(url: str, name: str) -> str:
+    """``url`` (a PostgreSQL URL) naming the database ``name`` instead."""
+    return f"{url.rsplit('/', 1)[0]}/{name}"
+
+
+@contextlib.contextmanager
+def setup(
+    database: str = "golf_bench", eager: bool = True, fresh: bool = False
+) -> Iterator[tuple[str, str]]:
+    """Start the servers (see the module's doc), configure Django on ``database`` (created
+    if missing, dropped first when ``fresh``) and migrate it; stop the servers on the way
+    out. Yields the database URL and the broker URL, both also set in ``os.environ``."""
+    database_url = os.environ.get("BENCH_DATABASE_URL", "")
+    broker_url = os.environ.get("BENCH_BROKER_URL", "")
+    lock = (
+        contextlib.nullcontext()
+        if database_url and broker_url
+        else embedded.folder_lock(VAR, "benchmark")
+    )
+    # SIGTERM stops the benchmark the way Ctrl-C does: through the clean-up below
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        with (
+            lock,
+            embedded.servers(
+                VAR,
+                database_url=_on_database(database_url, "postgres") if database_url else "",
+                redis_url=broker_url,
+            ) as (server_url, redis_url),
+        ):
+            database_url = database_url or _on_database(server_url, database)
+            broker_url = broker_url or f"{redis_url}/0"
+            _configure(database_url, broker_url, eager, fresh)
+            yield database_url, broker_url
+    except embedded.EmbeddedError as exc:
+        raise SystemExit(f"bench: {exc}") from None
+
+
+def _configure(database_url: str, broker_url: str, eager: bool, fresh: bool) -> None:
     import psycopg
 
-    name = url.rsplit("/", 1)[1]
-    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
+    name = database_url.rsplit("/", 1)[1]
+    with psycopg.connect(_on_database(database_url, "postgres"), autocommit=True) as conn:
+        if fresh:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
         if not exists:
             conn.execute(f'CREATE DATABASE "{name}"')
     os.environ.update(
         DJANGO_SETTINGS_MODULE="config.settings",
         DEBUG="1",
-        DATABASE_URL=url,
+        DATABASE_URL=database_url,
+        CELERY_BROKER_URL=broker_url,
         CELERY_TASK_ALWAYS_EAGER="1" if eager else "0",
         LOG_LEVEL="WARNING",
     )
-    os.environ.setdefault("CELERY_BROKER_URL", "memory://")
     import django
     from django.core.management import call_command
 
     django.setup()
     call_command("migrate", verbosity=0)
-    return url
+
+
+def embedded_postgres() -> embedded.Postgres:
+    """The embedded PostgreSQL that :func:`setup` starts when ``BENCH_DATABASE_URL`` is not
+    set (to stop and start it again on the same port)."""
+    return embedded.Postgres(VAR / "postgres")
 
 
 def service_env(**extra: str) -> dict[str, str]:
     """The environment for a server or worker process the benchmark starts: production
-    settings (DEBUG off) on the benchmark's database, plus ``extra``."""
+    settings (DEBUG off) on the benchmark's database and broker, plus ``extra``."""
     return {
         **os.environ,
         "DEBUG": "0",

@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/api.py [--clients 8] [--seconds 15] [--workers 2]
 
-Starts gunicorn on a free loopback port against its own database (``golf_bench``), then
+Starts gunicorn on a free loopback port against its own database (``golf_bench``) on
+embedded PostgreSQL and Redis under ``var/bench`` (see ``bench/_django.py``), then
 drives, in the same run and with the same number of concurrent keep-alive clients:
 
 1. the floor: ``GET /api/me``, a trivial token-authenticated DRF endpoint;
@@ -17,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import threading
@@ -58,90 +58,85 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
-    setup()
+    with setup():
+        from django.contrib.auth import get_user_model
+        from django.db import connection
+        from rest_framework.authtoken.models import Token
 
-    from django.contrib.auth import get_user_model
-    from django.db import connection
-    from rest_framework.authtoken.models import Token
+        from golf.services import match_create, match_join
 
-    from golf.services import match_create, match_join
+        User = get_user_model()
+        run = time.time_ns()
+        pairs = []
+        for i in range(args.clients):
+            a = User.objects.create_user(f"api-{run}-{i}-a")
+            b = User.objects.create_user(f"api-{run}-{i}-b")
+            match = match_create(
+                creator=a,
+                rules={"holes": 18, "initial_flips": 0},
+                seats=[{"type": "me"}, {"type": "open"}],
+            )
+            match_join(match_id=match.id, user=b)
+            tokens = [Token.objects.create(user=a).key, Token.objects.create(user=b).key]
+            pairs.append((str(match.id), tokens))
+        connection.close()
 
-    User = get_user_model()
-    run = time.time_ns()
-    pairs = []
-    for i in range(args.clients):
-        a = User.objects.create_user(f"api-{run}-{i}-a")
-        b = User.objects.create_user(f"api-{run}-{i}-b")
-        match = match_create(
-            creator=a,
-            rules={"holes": 18, "initial_flips": 0},
-            seats=[{"type": "me"}, {"type": "open"}],
+        port = free_port()
+        env = service_env(THROTTLE_USER="1000000/min", THROTTLE_ACTIONS="1000000/min")
+        server = subprocess.Popen(
+            [
+                venv_command("gunicorn"),
+                "config.wsgi",
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--workers",
+                str(args.workers),
+                "--threads",
+                "4",
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            env=env,
         )
-        match_join(match_id=match.id, user=b)
-        tokens = [Token.objects.create(user=a).key, Token.objects.create(user=b).key]
-        pairs.append((str(match.id), tokens))
-    connection.close()
+        try:
+            wait_for_port(port)
 
-    port = free_port()
-    env = service_env(
-        CELERY_BROKER_URL=os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/14"),
-        THROTTLE_USER="1000000/min",
-        THROTTLE_ACTIONS="1000000/min",
-    )
-    server = subprocess.Popen(
-        [
-            venv_command("gunicorn"),
-            "config.wsgi",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            str(args.workers),
-            "--threads",
-            "4",
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=env,
-    )
-    try:
-        wait_for_port(port)
+            def floor_work(i: int):  # type: ignore[no-untyped-def]
+                client = Api(port, pairs[i][1][0])
+                return lambda: client.call("GET", "/api/me")[0] == 200
 
-        def floor_work(i: int):  # type: ignore[no-untyped-def]
-            client = Api(port, pairs[i][1][0])
-            return lambda: client.call("GET", "/api/me")[0] == 200
+            def action_work(i: int):  # type: ignore[no-untyped-def]
+                client = Api(port)
+                match_id, tokens = pairs[i]
+                _, data = client.call("GET", f"/api/matches/{match_id}", token=tokens[0])
+                view = json.loads(data)["view"]
+                state = {"view": view}
 
-        def action_work(i: int):  # type: ignore[no-untyped-def]
-            client = Api(port)
-            match_id, tokens = pairs[i]
-            _, data = client.call("GET", f"/api/matches/{match_id}", token=tokens[0])
-            view = json.loads(data)["view"]
-            state = {"view": view}
+                def step() -> bool:
+                    v = state["view"]
+                    seat = v["seats_to_act"][0]
+                    action = {"type": "draw"} if v["phase"] == "draw" else {"type": "discard"}
+                    status, data = client.call(
+                        "POST",
+                        f"/api/matches/{match_id}/actions",
+                        action,
+                        {"If-Match": f'"{v["version"]}"'},
+                        token=tokens[seat],
+                    )
+                    if status != 200:
+                        return False
+                    state["view"] = json.loads(data)["view"]
+                    return True
 
-            def step() -> bool:
-                v = state["view"]
-                seat = v["seats_to_act"][0]
-                action = {"type": "draw"} if v["phase"] == "draw" else {"type": "discard"}
-                status, data = client.call(
-                    "POST",
-                    f"/api/matches/{match_id}/actions",
-                    action,
-                    {"If-Match": f'"{v["version"]}"'},
-                    token=tokens[seat],
-                )
-                if status != 200:
-                    return False
-                state["view"] = json.loads(data)["view"]
-                return True
+                return step
 
-            return step
-
-        run_phase(args.clients, 2, floor_work)  # warm up
-        floor_rps, floor_lat, floor_err = run_phase(args.clients, args.seconds, floor_work)
-        act_rps, act_lat, act_err = run_phase(args.clients, args.seconds, action_work)
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+            run_phase(args.clients, 2, floor_work)  # warm up
+            floor_rps, floor_lat, floor_err = run_phase(args.clients, args.seconds, floor_work)
+            act_rps, act_lat, act_err = run_phase(args.clients, args.seconds, action_work)
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
 
     def line(name: str, rps: int, lat: list[float], errors: int) -> str:
         return (

@@ -3,16 +3,19 @@
     .venv/bin/python bench/load.py [--matches 40] [--clients 8] [--seconds 60] [--faults]
 
 Starts gunicorn (2 workers x 4 threads) and a Celery worker (with beat, for the stall
-sweeper) on loopback, against a fresh PostgreSQL database of its own (``golf_load``) and
-Redis (db 14). Creates ``--matches`` matches through the API, each one human against 1-3
-COMs, and plays them with ``--clients`` concurrent clients: a client acts for the human
-of any of its matches whose turn it is (a random legal action, with ``If-Match`` and an
-``Idempotency-Key``, retried after a failure) and long-polls when none is. COM turns run
-on the worker. Bounded: the run stops when every match has ended or after ``--seconds``.
+sweeper) on loopback, against a fresh database of its own (``golf_load``) on embedded
+PostgreSQL and Redis under ``var/bench`` (see ``bench/_django.py``). Creates
+``--matches`` matches through the API, each one human against 1-3 COMs, and plays them
+with ``--clients`` concurrent clients: a client acts for the human of any of its matches
+whose turn it is (a random legal action, with ``If-Match`` and an ``Idempotency-Key``,
+retried after a failure) and long-polls when none is. COM turns run on the worker.
+Bounded: the run stops when every match has ended or after ``--seconds``.
 
-With ``--faults``, a third of the way in the worker is killed (SIGKILL) and a new one
-started, and half way in PostgreSQL is stopped for ``--outage`` seconds and started
-again (this needs the local cluster's ``pg_ctlcluster``, as on the development machine).
+With ``--faults``, a third of the way in the worker is killed (SIGKILL, with its pool
+and beat processes) and a new one started, and half way in the embedded PostgreSQL is
+stopped for ``--outage`` seconds and started again on the same port (the stack's
+``DATABASE_URL`` names it). It cannot stop a server it did not start, so it refuses
+``BENCH_DATABASE_URL``.
 
 Afterwards it waits for the workers to settle, counts matches left waiting on a COM
 ("stuck"), and runs ``manage.py verify_match --all`` over every match of the run.
@@ -37,27 +40,20 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import psycopg
-from _django import ROOT, service_env, setup, venv_command
+from _django import ROOT, embedded_postgres, service_env, setup, venv_command
 from _http import Api, free_port, percentile, wait_for_port
 
 DATABASE = "golf_load"
-BROKER = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/14")
 
 
-def fresh_database() -> None:
-    url = os.environ.get("BENCH_DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/{DATABASE}")
-    name = url.rsplit("/", 1)[1]
-    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-def pg_cluster(command: str) -> None:
-    version = sorted(os.listdir("/etc/postgresql"))[-1]
-    args = ["pg_ctlcluster", "--skip-systemctl-redirect", version, "main", command]
-    if command == "stop":
-        args += ["-m", "fast"]
-    subprocess.run(args, check=True, capture_output=True)
+def restart_postgres(seconds: float) -> None:
+    """Stop the embedded PostgreSQL for ``seconds``, then start it again on the same port
+    (the stack's ``DATABASE_URL`` names that port)."""
+    postgres = embedded_postgres()
+    port = postgres.port()
+    postgres.stop()
+    time.sleep(seconds)
+    postgres.start(port=port)
 
 
 @dataclass
@@ -87,11 +83,12 @@ class Stack:
     def __init__(self, port: int) -> None:
         self.port = port
         self.env = service_env(
-            CELERY_BROKER_URL=BROKER,
             THROTTLE_USER="1000000/min",
             THROTTLE_ACTIONS="1000000/min",
             COM_STALL_SECONDS="5",
             SWEEP_INTERVAL_SECONDS="5",
+            MAX_UNFINISHED_MATCHES="1000000",  # one client owns many matches here
+            MAX_UNFINISHED_COM_MATCHES="1000000",
         )
         self.logs = Path(ROOT, "var", "bench-load")
         self.logs.mkdir(parents=True, exist_ok=True)
@@ -105,21 +102,27 @@ class Stack:
         self.worker = self.start_worker()
 
     def start(self, args: list[str], name: str) -> subprocess.Popen[bytes]:
+        """Start ``args`` in a process group of its own (Ctrl-C reaches this script only;
+        :meth:`stop` ends the process, :meth:`restart_worker` the worker's whole group)."""
         log = open(self.logs / f"{name}.log", "ab")  # noqa: SIM115 - lives with the process
-        return subprocess.Popen(args, cwd=ROOT, env=self.env, stdout=log, stderr=log)
+        return subprocess.Popen(
+            args, cwd=ROOT, env=self.env, stdout=log, stderr=log, start_new_session=True
+        )
 
     def start_worker(self) -> subprocess.Popen[bytes]:
         schedule = self.logs / "celerybeat-schedule"
         return self.start(
             [
                 *(venv_command("celery"), "-A", "config", "worker", "--beat", "--concurrency=2"),
+                "--queues=interactive,background",
                 *("--loglevel=WARNING", f"--schedule={schedule}"),
             ],
             "worker",
         )
 
     def restart_worker(self) -> None:
-        self.worker.send_signal(signal.SIGKILL)
+        # the worker's pool and beat processes too: they outlive a killed parent
+        os.killpg(self.worker.pid, signal.SIGKILL)
         self.worker.wait()
         self.worker = self.start_worker()
 
@@ -204,91 +207,90 @@ def main() -> None:
     parser.add_argument("--outage", type=float, default=3.0, help="seconds without PostgreSQL")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    fresh_database()
-    setup(DATABASE, eager=False)
-    import redis
-    from django.contrib.auth import get_user_model
-    from django.db import connection
-    from rest_framework.authtoken.models import Token
+    if args.faults and os.environ.get("BENCH_DATABASE_URL"):
+        parser.error("--faults stops and starts the embedded PostgreSQL: unset BENCH_DATABASE_URL")
+    with setup(DATABASE, eager=False, fresh=True) as (_, broker_url):
+        import redis
+        from django.contrib.auth import get_user_model
+        from django.db import connection
+        from rest_framework.authtoken.models import Token
 
-    redis.Redis.from_url(BROKER).flushdb()
-    users = [get_user_model().objects.create_user(f"load-{i}") for i in range(args.clients)]
-    tokens = [Token.objects.create(user=u).key for u in users]
-    connection.close()
+        redis.Redis.from_url(broker_url).flushdb()
+        users = [get_user_model().objects.create_user(f"load-{i}") for i in range(args.clients)]
+        tokens = [Token.objects.create(user=u).key for u in users]
+        connection.close()
 
-    port = free_port()
-    stack = Stack(port)
-    rng = random.Random(args.seed)
-    stats = Stats()
-    outage = Outage()
-    try:
-        wait_for_port(port)
-        owned: list[list[dict]] = [[] for _ in range(args.clients)]
-        create_started = time.perf_counter()
-        for i in range(args.matches):
-            level = [rng.choice(["easy", "normal", "hard"]) for _ in range(rng.randint(1, 3))]
-            body = {
-                "preset": rng.choice(["six-card", "six-card", "six-card-jokers", "nine-card"]),
-                "holes": 1,
-                "seats": [{"type": "me"}] + [{"type": "com", "level": lv} for lv in level],
-            }
-            status, data = Api(port, tokens[i % args.clients]).call("POST", "/api/matches", body)
-            if status != 201:
-                raise SystemExit(f"creating a match failed: {status} {data[:200]!r}")
-            owned[i % args.clients].append({"id": json.loads(data)["id"], "ended": False})
-        create_seconds = time.perf_counter() - create_started
+        port = free_port()
+        stack = Stack(port)
+        rng = random.Random(args.seed)
+        stats = Stats()
+        outage = Outage()
+        try:
+            wait_for_port(port)
+            owned: list[list[dict]] = [[] for _ in range(args.clients)]
+            create_started = time.perf_counter()
+            for i in range(args.matches):
+                level = [rng.choice(["easy", "normal", "hard"]) for _ in range(rng.randint(1, 3))]
+                body = {
+                    "preset": rng.choice(["six-card", "six-card", "six-card-jokers", "nine-card"]),
+                    "holes": 1,
+                    "seats": [{"type": "me"}] + [{"type": "com", "level": lv} for lv in level],
+                }
+                owner = i % args.clients
+                status, data = Api(port, tokens[owner]).call("POST", "/api/matches", body)
+                if status != 201:
+                    raise SystemExit(f"creating a match failed: {status} {data[:200]!r}")
+                owned[owner].append({"id": json.loads(data)["id"], "ended": False})
+            create_seconds = time.perf_counter() - create_started
 
-        started = time.monotonic()
-        deadline = started + args.seconds
-        threads = [
-            threading.Thread(
-                target=play,
-                args=(Api(port, tokens[i]), owned[i], stats, deadline, random.Random(i)),
-            )
-            for i in range(args.clients)
-        ]
-        for t in threads:
-            t.start()
-        if args.faults:
-            time.sleep(args.seconds / 3)
-            print(f"fault: worker killed and restarted at {time.monotonic() - started:.1f} s")
-            stack.restart_worker()
-            time.sleep(max(0.0, started + args.seconds / 2 - time.monotonic()))
-            outage.start = time.monotonic()
-            print(f"fault: PostgreSQL stopped at {outage.start - started:.1f} s")
-            pg_cluster("stop")
-            time.sleep(args.outage)
-            pg_cluster("start")
-            outage.end = time.monotonic()
-            print(f"fault: PostgreSQL started again at {outage.end - started:.1f} s")
-        for t in threads:
-            t.join()
-        elapsed = time.monotonic() - started
+            started = time.monotonic()
+            deadline = started + args.seconds
+            threads = [
+                threading.Thread(
+                    target=play,
+                    args=(Api(port, tokens[i]), owned[i], stats, deadline, random.Random(i)),
+                    daemon=True,  # after Ctrl-C, the script exits without waiting for them
+                )
+                for i in range(args.clients)
+            ]
+            for t in threads:
+                t.start()
+            if args.faults:
+                time.sleep(args.seconds / 3)
+                print(f"fault: worker killed and restarted at {time.monotonic() - started:.1f} s")
+                stack.restart_worker()
+                time.sleep(max(0.0, started + args.seconds / 2 - time.monotonic()))
+                outage.start = time.monotonic()
+                print(f"fault: PostgreSQL stopped at {outage.start - started:.1f} s")
+                restart_postgres(args.outage)
+                outage.end = time.monotonic()
+                print(f"fault: PostgreSQL started again at {outage.end - started:.1f} s")
+            for t in threads:
+                t.join()
+            elapsed = time.monotonic() - started
 
-        # let the workers (and, after faults, the sweeper) finish what is theirs to do
-        settle_until = time.monotonic() + (45 if args.faults else 15)
-        stuck = waiting_on_com()
-        while stuck and time.monotonic() < settle_until:
-            time.sleep(1)
+            # let the workers (and, after faults, the sweeper) finish what is theirs to do
+            settle_until = time.monotonic() + (45 if args.faults else 15)
             stuck = waiting_on_com()
-    finally:
-        stack.stop()
-        if args.faults and outage.end == float("-inf") and outage.start != float("inf"):
-            pg_cluster("start")
+            while stuck and time.monotonic() < settle_until:
+                time.sleep(1)
+                stuck = waiting_on_com()
+        finally:
+            stack.stop()
 
-    from golf.models import Match
+        from golf.models import Match
 
-    finished = Match.objects.filter(status="finished").count()
-    events = sum(Match.objects.values_list("version", flat=True))
-    connection.close()
-    verify = subprocess.run(
-        [venv_command("python"), "manage.py", "verify_match", "--all"],
-        cwd=ROOT,
-        env=service_env(CELERY_BROKER_URL=BROKER),
-        capture_output=True,
-        text=True,
-    )
-    summary = ((verify.stdout + verify.stderr).strip().splitlines() or ["(no output)"])[-1]
+        finished = Match.objects.filter(status="finished").count()
+        events = sum(Match.objects.values_list("version", flat=True))
+        connection.close()
+        verify = subprocess.run(
+            [venv_command("python"), "manage.py", "verify_match", "--all"],
+            cwd=ROOT,
+            env=service_env(),
+            capture_output=True,
+            text=True,
+        )
+        summary = ((verify.stdout + verify.stderr).strip().splitlines() or ["(no output)"])[-1]
 
     lat = stats.latencies
     in_outage = [e for e in stats.errors if outage.covers(e[0])]

@@ -190,14 +190,21 @@ class Postgres:
         with (self.folder / "postgresql.conf").open("a") as conf:
             conf.write("\n# set by scripts/embedded.py\n" + "\n".join(settings) + "\n")
 
-    def start(self) -> str:
-        """Start the server (or find it running) and make sure the database exists."""
-        port = self.port()
-        if port is None:
+    def start(self, port: int | None = None) -> str:
+        """Start the server (or find it running) and make sure the database exists.
+
+        A server that is not running yet starts on ``port`` when given, else on a free
+        port derived from the folder.
+        """
+        running = self.port()
+        if running is not None:
+            port = running
+        else:
             self._prepare_folder()
             if not (self.folder / "PG_VERSION").exists():
                 self._init()
-            port = choose_port(self.folder, "postgres")
+            if port is None:
+                port = choose_port(self.folder, "postgres")
             result = self._run(
                 "pg_ctl",
                 "start",
