@@ -21,4 +21,4 @@ RUN mkdir -p /app/var \
 
 USER golf
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "4", "--threads", "4", "--access-logfile", "-"]
+CMD ["gunicorn", "config.wsgi", "--config", "config/gunicorn.py", "--bind", "0.0.0.0:8000", "--workers", "4", "--threads", "4"]

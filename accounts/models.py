@@ -1,8 +1,61 @@
+"""Accounts: players, operators and admins."""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
 from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import UserManager as DjangoUserManager
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
+
+
+def canonical_username(name: str) -> str:
+    """The form two usernames must not share: NFKC, case-folded (Unicode's caseless
+    identifier matching). ``bob1``, ``BOB1`` and
+    their full-width twins are one name."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+class UserManager(DjangoUserManager):
+    def get_by_natural_key(self, username: str | None) -> User:
+        """Log-ins find an account by its exact name, else by its canonical name (so any
+        spelling of it works)."""
+        name = username or ""
+        query = Q(username=name) | Q(username_canonical=canonical_username(name))
+        found = sorted(self.filter(query)[:2], key=lambda u: u.username != name)
+        if not found:
+            raise self.model.DoesNotExist(f"no account {name!r}")
+        return found[0]
 
 
 class User(AbstractUser):
     """A player, operator or admin. Custom from the first migration so it can grow."""
 
+    username_canonical = models.CharField(
+        max_length=600,
+        unique=True,
+        editable=False,
+        help_text="the username in canonical form (NFKC, case-folded): unique",
+    )
+
+    objects = UserManager()
+
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.username_canonical = canonical_username(self.username)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "username" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "username_canonical"}
+        super().save(*args, **kwargs)
+
+    def validate_unique(self, exclude: Any = None) -> None:
+        """Forms (the admin's too) refuse a name whose canonical form is taken."""
+        super().validate_unique(exclude)
+        taken = User.objects.filter(username_canonical=canonical_username(self.username))
+        if taken.exclude(pk=self.pk).exists():
+            raise ValidationError({"username": ["this username is taken"]})

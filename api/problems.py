@@ -34,11 +34,20 @@ TYPE_PREFIX = "tag:golf-backend,2026:problem/"
 class ApiProblem(exceptions.APIException):
     """An error raised by a view with an explicit status and code."""
 
-    def __init__(self, status: int, code: str, title: str, detail: str, **extra: Any) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        title: str,
+        detail: str,
+        headers: dict[str, str] | None = None,
+        **extra: Any,
+    ) -> None:
         super().__init__(detail)
         self.status_code = status
         self.problem_code = code
         self.title = title
+        self.headers = headers
         self.extra = extra
 
 
@@ -103,7 +112,9 @@ _DRF_CODES: dict[type, tuple[str, str]] = {
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's exception handler, speaking problem+json with stable codes."""
     if isinstance(exc, ApiProblem):
-        return problem(exc.status_code, exc.problem_code, exc.title, str(exc.detail), **exc.extra)
+        return problem(
+            exc.status_code, exc.problem_code, exc.title, str(exc.detail), exc.headers, **exc.extra
+        )
     if isinstance(exc, service_errors.ServiceError):
         extra = dict(exc.extra)
         field = extra.pop("field", None)
@@ -164,7 +175,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     return None
 
 
-def _plain_problem(status: int, code: str, title: str, detail: str) -> JsonResponse:
+def plain_problem(status: int, code: str, title: str, detail: str) -> JsonResponse:
     """A problem response for Django's own error handlers, outside DRF."""
     body = problem_body(status, code, title, detail)
     return JsonResponse(body, status=status, content_type=PROBLEM_CONTENT_TYPE)
@@ -172,23 +183,23 @@ def _plain_problem(status: int, code: str, title: str, detail: str) -> JsonRespo
 
 def server_error(request: Any, *args: Any, **kwargs: Any) -> JsonResponse:
     """The 500 handler: a problem body that reveals nothing about the failure."""
-    return _plain_problem(500, "server_error", "Server error", "an unexpected error occurred")
+    return plain_problem(500, "server_error", "Server error", "an unexpected error occurred")
 
 
 def not_found(request: Any, exception: Exception | None = None) -> JsonResponse:
-    return _plain_problem(404, "not_found", "Not found", "nothing here")
+    """Django's 404, and the answer for any path under ``/api/`` that names nothing (in
+    development too, where Django would show its debug page)."""
+    return plain_problem(404, "not_found", "Not found", "nothing here")
 
 
 def bad_request(request: Any, exception: Exception | None = None) -> JsonResponse:
     """Django's 400 (a disallowed Host header, a malformed request) outside the API views."""
-    return _plain_problem(400, "malformed_request", "Malformed request", "the request was refused")
+    return plain_problem(400, "malformed_request", "Malformed request", "the request was refused")
 
 
 def forbidden(request: Any, exception: Exception | None = None) -> JsonResponse:
-    return _plain_problem(403, "permission_denied", "Permission denied", "not allowed")
+    return plain_problem(403, "permission_denied", "Permission denied", "not allowed")
 
 
 def csrf_failure(request: Any, reason: str = "") -> JsonResponse:
-    return _plain_problem(
-        403, "csrf_failed", "CSRF check failed", "send a token, or the CSRF token"
-    )
+    return plain_problem(403, "csrf_failed", "CSRF check failed", "send a token, or the CSRF token")

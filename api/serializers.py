@@ -70,11 +70,6 @@ class RegisterSerializer(StrictSerializer):
     )
     email = serializers.EmailField(required=False, allow_blank=True)
 
-    def validate_username(self, value: str) -> str:
-        if get_user_model().objects.filter(username__iexact=value).exists():
-            raise serializers.ValidationError("this username is taken")
-        return value
-
     def validate(self, attrs: dict[str, str]) -> dict[str, str]:
         user = get_user_model()(username=attrs["username"], email=attrs.get("email", ""))
         password_validation.validate_password(attrs["password"], user)
@@ -170,12 +165,20 @@ ActionRequest = PolymorphicProxySerializer(
 )
 
 ACTION_EXAMPLES = [
-    OpenApiExample("Reveal (initial flip)", value={"type": "reveal", "position": 0}),
-    OpenApiExample("Draw from the stock", value={"type": "draw", "expected_version": 7}),
-    OpenApiExample("Take the discard", value={"type": "take_discard"}),
-    OpenApiExample("Swap into position 4", value={"type": "swap", "position": 4}),
-    OpenApiExample("Discard, flipping position 2", value={"type": "discard", "flip": 2}),
-    OpenApiExample("Undo", value={"type": "undo"}),
+    OpenApiExample(
+        "Reveal (initial flip)", value={"type": "reveal", "position": 0}, request_only=True
+    ),
+    OpenApiExample(
+        "Draw from the stock", value={"type": "draw", "expected_version": 7}, request_only=True
+    ),
+    OpenApiExample("Take the discard", value={"type": "take_discard"}, request_only=True),
+    OpenApiExample(
+        "Swap into position 4", value={"type": "swap", "position": 4}, request_only=True
+    ),
+    OpenApiExample(
+        "Discard, flipping position 2", value={"type": "discard", "flip": 2}, request_only=True
+    ),
+    OpenApiExample("Undo", value={"type": "undo"}, request_only=True),
 ]
 
 
@@ -195,6 +198,12 @@ class DrawnSerializer(serializers.Serializer):
 class FinalTurnsSerializer(serializers.Serializer):
     finisher = serializers.IntegerField()
     turns_left = serializers.IntegerField()
+
+
+class SeenCardSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    position = serializers.IntegerField()
+    card = serializers.CharField()
 
 
 class GameViewSerializer(serializers.Serializer):
@@ -232,6 +241,18 @@ class GameViewSerializer(serializers.Serializer):
     winners = serializers.ListField(child=serializers.IntegerField())
     legal_actions = LegalActionSerializer(many=True)
     undo_available = serializers.BooleanField()
+    seen = SeenCardSerializer(
+        many=True,
+        help_text="face-down cards you were shown by a turn you undid, where they lie now "
+        "(undo never un-sees); empty for everyone else",
+    )
+    stock_seen = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="the cards you know on top of the stock, top first (shown by undone turns)",
+    )
+    drawn_seen = serializers.BooleanField(
+        help_text="the card in hand came from the top of the stock you know: drawn.card shows it"
+    )
     auto_moves = serializers.ListField(
         child=serializers.IntegerField(),
         required=False,
@@ -258,6 +279,9 @@ class MatchSummarySerializer(serializers.Serializer):
     seats = SeatSerializer(many=True)
     your_seat = serializers.IntegerField(allow_null=True)
     your_turn = serializers.BooleanField()
+    practice = serializers.BooleanField(
+        help_text="a practice match: undo is on, so a turn can be taken back"
+    )
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
 
@@ -293,6 +317,10 @@ class MatchCreateSerializer(StrictSerializer):
     undo = serializers.BooleanField(required=False)
     seats = SeatRequestSerializer(many=True, min_length=2, max_length=6)
     hints = serializers.BooleanField(default=True)
+    spectate = serializers.BooleanField(
+        default=False,
+        help_text="create a match you only watch: no seat is 'me' (COMs and open seats)",
+    )
     turn_timeout = serializers.IntegerField(
         required=False,
         allow_null=True,
@@ -381,6 +409,9 @@ VIEW_EXAMPLE = {
     "legal_actions": [{"type": "swap", "position": p} for p in range(6)]
     + [{"type": "discard", "flip": None}],
     "undo_available": False,
+    "seen": [],
+    "stock_seen": [],
+    "drawn_seen": False,
 }
 ACT_RESULT_EXAMPLE = {
     "version": 9,

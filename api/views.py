@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import authenticate, get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.http import StreamingHttpResponse
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
@@ -21,6 +21,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts import guard
+from accounts.models import canonical_username
 from api import serializers as s
 from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem
 from golf import errors, selectors, services
@@ -103,16 +105,19 @@ def problems(*codes: int) -> dict[tuple[int, str], OpenApiResponse]:
         401: "not authenticated",
         403: "not allowed (not_a_participant, permission_denied)",
         404: "unknown match (match_not_found)",
-        409: "conflict (version_conflict, idempotency_key_reused, match_not_active, ...)",
+        409: "conflict (version_conflict, idempotency_key_reused, match_not_active, "
+        "too_many_matches, ...)",
         412: "stale If-Match (precondition_failed)",
         413: "request body too large",
         422: "the rules do not allow the action (not_your_turn, must_swap_taken_discard, ...)",
+        414: "the URL is longer than 2 KiB (uri_too_long)",
         429: "throttled",
+        431: "a header over 8 KiB, or 32 KiB of headers (headers_too_large)",
         503: "the database is briefly unreachable: retry (service_unavailable)",
     }
     return {
         (c, PROBLEM_CONTENT_TYPE): OpenApiResponse(s.ProblemSerializer, description=described[c])
-        for c in (*codes, 503)
+        for c in sorted({*codes, 414, 431, 503})
     }
 
 
@@ -138,13 +143,27 @@ class RegisterView(APIView):
     def post(self, request: Request) -> Response:
         data = s.RegisterSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        with transaction.atomic():
-            user = get_user_model().objects.create_user(
-                username=data.validated_data["username"],
-                password=data.validated_data["password"],
-                email=data.validated_data.get("email", ""),
-            )
-            token = Token.objects.create(user=user)
+        username = data.validated_data["username"]
+        taken = ApiProblem(
+            400,
+            "username_taken",
+            "Username taken",
+            "this username (or one that differs from it only in case or width) is taken",
+            errors={"username": ["this username is taken"]},
+        )
+        users = get_user_model().objects
+        if users.filter(username_canonical=canonical_username(username)).exists():
+            raise taken
+        try:
+            with transaction.atomic():
+                user = users.create_user(
+                    username=username,
+                    password=data.validated_data["password"],
+                    email=data.validated_data.get("email", ""),
+                )
+                token = Token.objects.create(user=user)
+        except IntegrityError:  # registered at the same moment by another request
+            raise taken from None
         return Response({**_user_json(user), "token": token.key}, status=status.HTTP_201_CREATED)
 
 
@@ -159,16 +178,28 @@ class TokenView(APIView):
         summary="Obtain a token",
         request=s.CredentialsSerializer,
         responses={200: s.TokenSerializer, **problems(400, 401, 429)},
+        description=(
+            "Failed log-ins are counted per account and per address; past a few, each further "
+            "attempt must wait a delay that doubles every time (429 `login_locked` with "
+            "`Retry-After`), the right password included."
+        ),
         auth=[],
     )
     def post(self, request: Request) -> Response:
         data = s.CredentialsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        username = data.validated_data["username"]
         user = authenticate(
-            request._request,
-            username=data.validated_data["username"],
-            password=data.validated_data["password"],
+            request._request, username=username, password=data.validated_data["password"]
         )
+        if user is None and (wait := guard.wait_seconds(username, guard.client_address(request))):
+            raise ApiProblem(
+                429,
+                "login_locked",
+                "Too many failed log-ins",
+                f"too many failed log-ins for this account or address: retry in {wait} s",
+                headers={"Retry-After": str(wait)},
+            )
         if user is None or not user.is_active:
             raise ApiProblem(
                 401, "invalid_credentials", "Invalid credentials", "wrong username or password"
@@ -245,6 +276,7 @@ def summary_json(match: Match, user: Any) -> dict[str, Any]:
         "your_turn": seat is not None
         and match.status == MatchStatus.ACTIVE
         and seats[seat]["to_act"],
+        "practice": bool(match.rules.get("undo")),
         "created_at": match.created_at.isoformat(),
         "updated_at": match.updated_at.isoformat(),
     }
@@ -283,7 +315,8 @@ class MatchPagination(PageNumberPagination):
         return PAGE.read(request)
 
 
-MINE = ChoiceParam("mine", ("true", "false"), "only matches you sit in")
+MINE = ChoiceParam("mine", ("true", "false"), "only matches you sit in (no open lobbies)")
+ALL = ChoiceParam("all", ("true", "false"), "every match (staff only)")
 STATUS = ChoiceParam("status", tuple(MatchStatus.values))
 PRESET = ChoiceParam("preset", tuple(sorted(PRESETS)))
 AWAITING = ChoiceParam("awaiting", ("me",), "matches waiting for your move")
@@ -293,18 +326,27 @@ class MatchListView(APIView):
     @extend_schema(
         tags=["matches"],
         summary="List matches",
+        description=(
+            "Your matches and the open lobbies (matches waiting for players with a seat "
+            "free), newest activity first. `mine=true` leaves the lobbies out; staff may ask "
+            "for every match with `all=true`."
+        ),
         parameters=[
-            *(param.schema() for param in (MINE, STATUS, PRESET, AWAITING)),
+            *(param.schema() for param in (MINE, ALL, STATUS, PRESET, AWAITING)),
             PAGE.schema(),
             PAGE_SIZE.schema(),
         ],
         operation_id="matches_list",
-        responses={200: s.MatchPageSerializer, **problems(400, 401, 404)},
+        responses={200: s.MatchPageSerializer, **problems(400, 401, 403, 404)},
     )
     def get(self, request: Request) -> Response:
+        everyone = ALL.read(request) == "true"
+        if everyone and not request.user.is_staff:
+            raise errors.PermissionDenied("only staff may list every match")
         queryset = selectors.matches_for(
             request.user,
             mine=MINE.read(request) == "true",
+            everyone=everyone,
             status=STATUS.read(request),
             preset=PRESET.read(request),
             awaiting_me=AWAITING.read(request) == "me",
@@ -317,7 +359,7 @@ class MatchListView(APIView):
         tags=["matches"],
         summary="Create a match",
         request=s.MatchCreateSerializer,
-        responses={201: s.MatchDetailSerializer, **problems(400, 401, 429)},
+        responses={201: s.MatchDetailSerializer, **problems(400, 401, 409, 429)},
         examples=[
             OpenApiExample(
                 "You against two COMs",
@@ -361,6 +403,7 @@ class MatchListView(APIView):
             seats=v["seats"],
             hints=v["hints"],
             turn_timeout=v.get("turn_timeout"),
+            spectate=v["spectate"],
         )
         match = selectors.get_match(match.id)
         return _with_etag(Response(detail_json(match, request.user), status=201), match.version)
@@ -397,14 +440,13 @@ class JoinView(APIView):
 class AbortView(APIView):
     @extend_schema(
         tags=["matches"],
-        summary="Abort a match (staff)",
+        summary="Abort a match (staff, or its creator while no one else has joined)",
         request=s.AbortSerializer,
         responses={200: s.MatchDetailSerializer, **problems(400, 401, 403, 404, 409)},
     )
     def post(self, request: Request, match_id: str) -> Response:
         data = s.AbortSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        selectors.get_match(match_id)  # 404 before 403 for unknown matches
         services.match_abort(
             match_id=match_id, user=request.user, reason=data.validated_data.get("reason", "")
         )
@@ -545,8 +587,14 @@ class HintView(APIView):
             raise errors.NotAParticipant("only a seated player can ask for a hint")
         if not match.hints_enabled:
             raise errors.HintsDisabled("hints are off in this match")
+        if match.status != MatchStatus.ACTIVE:
+            raise errors.MatchNotActive(
+                "the match is waiting for players"
+                if match.status == MatchStatus.WAITING
+                else "the match has ended"
+            )
         state = load_state(match)
-        if match.status != MatchStatus.ACTIVE or seat not in state.seats_to_act():
+        if seat not in state.seats_to_act():
             raise ApiProblem(409, "not_your_turn", "Not your turn", "hints are for the seat to act")
         return Response(hint(view_for(state, seat), state.rules).to_json())
 

@@ -71,6 +71,8 @@ def _configure(database_url: str, broker_url: str, eager: bool, fresh: bool) -> 
         exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
         if not exists:
             conn.execute(f'CREATE DATABASE "{name}"')
+    # the benchmark and the processes it starts share one key of the event chain
+    os.environ.setdefault("EVENT_CHAIN_KEYS", "bench:" + "b" * 64)
     os.environ.update(
         DJANGO_SETTINGS_MODULE="config.settings",
         DEBUG="1",

@@ -49,3 +49,25 @@ def require(name: str, value: str | None, why: str) -> str:
     if not value:
         raise ImproperlyConfigured(f"{name} must be set: {why}")
     return value
+
+
+CHAIN_KEYS_HELP = (
+    "the event chain's keys as id:hex pairs, e.g. k1:<64 hex digits> "
+    "(python -c 'import secrets; print(\"k1:\" + secrets.token_hex(32))')"
+)
+
+
+def parse_chain_keys(value: str) -> dict[str, bytes]:
+    """``"k2:<hex>,k1:<hex>"`` as ``{"k2": b"...", "k1": b"..."}``, in order; each key at
+    least 32 bytes."""
+    keys: dict[str, bytes] = {}
+    for item in value.split(","):
+        key_id, _, secret = item.strip().partition(":")
+        try:
+            key = bytes.fromhex(secret)
+        except ValueError:
+            key = b""
+        if not key_id or len(key_id) > 32 or len(key) < 32:
+            raise ImproperlyConfigured(f"EVENT_CHAIN_KEYS must be {CHAIN_KEYS_HELP}")
+        keys[key_id] = key
+    return keys

@@ -13,7 +13,15 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import env_bool, env_int, env_list, env_str, require
+from config.env import (
+    CHAIN_KEYS_HELP,
+    env_bool,
+    env_int,
+    env_list,
+    env_str,
+    parse_chain_keys,
+    require,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("GOLF_VAR_DIR", str(BASE_DIR / "var")) or BASE_DIR / "var")
@@ -47,6 +55,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "api.middleware.ProblemMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -94,6 +103,8 @@ DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = env_int("DB_
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
+# every password check goes through the guard against password guessing (accounts/guard.py)
+AUTHENTICATION_BACKENDS = ["accounts.backends.GuardedModelBackend"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -122,18 +133,22 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 CSRF_FAILURE_VIEW = "api.problems.csrf_failure"
 if env_bool("BEHIND_TLS_PROXY", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# How many proxies of ours stand in front of the service: the client's address is read
+# from X-Forwarded-For that many hops from the right. 0: the header is ignored (a client
+# could write anything in it) and the address is the connection's.
+NUM_PROXIES = env_int("NUM_PROXIES", 0)
 
 # --- REST framework and OpenAPI ------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "api.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.StrictJSONParser"],
     "EXCEPTION_HANDLER": "api.problems.exception_handler",
     "DEFAULT_THROTTLE_CLASSES": [
         "rest_framework.throttling.AnonRateThrottle",
@@ -147,6 +162,7 @@ REST_FRAMEWORK = {
         "actions": env_str("THROTTLE_ACTIONS", "240/min"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    "NUM_PROXIES": NUM_PROXIES,
 }
 
 # Throttle counters and other shared caches: Redis in production (CACHE_URL), memory otherwise.
@@ -186,6 +202,18 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+# Two queues, each with workers of its own: COM turns a person waits for, timers and the
+# sweeper go to ``interactive``; COM turns of matches with no human seat (COMs playing
+# each other) to ``background``, so that such matches never delay anyone's reply.
+INTERACTIVE_QUEUE = "interactive"
+BACKGROUND_QUEUE = "background"
+CELERY_TASK_DEFAULT_QUEUE = INTERACTIVE_QUEUE
+# Publishing is not retried inside a request: the outbox (golf.models.FollowUp) keeps
+# the work and the sweeper publishes it again, FOLLOWUP_RETRY_SECONDS after it was due.
+CELERY_TASK_PUBLISH_RETRY = False
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5}
+FOLLOWUP_RETRY_SECONDS = env_int("FOLLOWUP_RETRY_SECONDS", 10)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
@@ -198,13 +226,28 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
 
+# --- The event log's hash chain (docs/events.md) ---------------------------------------------
+# Keys of the keyed hash chain, "id:hex,id:hex" (32 bytes or more each), the first one for
+# new matches; older ids stay listed so that their matches still verify. Separate from
+# SECRET_KEY, and worth keeping away from the database's operators.
+EVENT_CHAIN_KEYS = parse_chain_keys(
+    env_str("EVENT_CHAIN_KEYS")
+    or ("dev:" + "00" * 32 if DEBUG else require("EVENT_CHAIN_KEYS", None, CHAIN_KEYS_HELP))
+)
+EVENT_CHAIN_KEY_ID = next(iter(EVENT_CHAIN_KEYS))
+
 # --- Game service ---------------------------------------------------------------------------
 COM_MOVE_DELAY_MS = env_int("COM_MOVE_DELAY_MS", 0)
+# What one account may start (docs/security.md): unfinished matches it created, those of
+# them with COM seats, and turns per hole.
+MAX_UNFINISHED_MATCHES = env_int("MAX_UNFINISHED_MATCHES", 20)
+MAX_UNFINISHED_COM_MATCHES = env_int("MAX_UNFINISHED_COM_MATCHES", 5)
+MAX_TURNS_PER_HOLE = env_int("MAX_TURNS_PER_HOLE", 1000)
 # the sweeper re-enqueues COM turns of active matches left waiting longer than this
 COM_STALL_SECONDS = env_int("COM_STALL_SECONDS", 30)
 CELERY_BEAT_SCHEDULE = {
     "sweep-stalled-matches": {
         "task": "golf.tasks.sweep_stalled",
-        "schedule": float(env_int("SWEEP_INTERVAL_SECONDS", 15)),
+        "schedule": float(env_int("SWEEP_INTERVAL_SECONDS", 5)),
     }
 }

@@ -20,6 +20,8 @@ os.environ.setdefault(
     "CELERY_BROKER_URL", urlsplit(os.environ["REDIS_URL"])._replace(path="/15").geturl()
 )
 os.environ.setdefault("SECRET_KEY", "test-only-secret-key")
+# two chain keys: new matches use "t2"; "t1" stands for a key rotated out
+os.environ.setdefault("EVENT_CHAIN_KEYS", f"t2:{'22' * 32},t1:{'11' * 32}")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
 
 from config.settings import *  # noqa: F403

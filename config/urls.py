@@ -1,8 +1,10 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from api.health import healthz, readyz
+from api.problems import not_found
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
@@ -10,8 +12,14 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
+    path(
+        "api/redoc/",
+        SpectacularRedocView.as_view(url_name="schema", template_name="api/redoc.html"),
+        name="redoc",
+    ),
     path("api/", include("api.urls")),
+    # every unknown API path: problem+json, never HTML (and 404 before any CSRF check)
+    re_path(r"^api(?:/.*)?$", csrf_exempt(not_found)),
 ]
 
 handler400 = "api.problems.bad_request"

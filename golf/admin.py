@@ -14,10 +14,10 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from golf import errors
-from golf.engine import view_for
+from golf.engine import redact_event, view_for
 from golf.models import Match, MatchEvent, Seat
 from golf.services import match_abort
-from golf.store import state_at
+from golf.store import state_at, to_event
 from golf.verify import verify_match
 
 
@@ -167,4 +167,13 @@ class MatchEventAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
     @admin.display(description="payload")
     def payload_pretty(self, obj: MatchEvent) -> str:
-        return format_html("<pre>{}</pre>", json.dumps(obj.payload, indent=2))
+        """The whole payload once the match has ended; before, what a spectator may see
+        (no seed, no stock order, no face-down card): staff see no more than players."""
+        if obj.match.ended:
+            return format_html("<pre>{}</pre>", json.dumps(obj.payload, indent=2))
+        shown = redact_event(to_event(obj), None, match_ended=False)
+        return format_html(
+            "<pre>{}</pre><p>{}</p>",
+            json.dumps(shown, indent=2),
+            "Hidden information is shown once the match has ended.",
+        )

@@ -80,3 +80,11 @@ class InvalidMatchRequest(ServiceError):
     code = "validation_error"
     status = 400
     title = "Invalid request"
+
+
+class TooManyMatches(ServiceError):
+    """The account has as many unfinished matches (or matches with COMs) as it may."""
+
+    code = "too_many_matches"
+    status = 409
+    title = "Too many matches"

@@ -47,6 +47,11 @@ class Match(models.Model):
     last_hash = models.CharField(
         max_length=64, blank=True, help_text="hash of the last event: where the chain goes on"
     )
+    chain_key_id = models.CharField(
+        max_length=32,
+        blank=True,
+        help_text="the key of the log's keyed hash chain; empty for an older, unkeyed chain",
+    )
     # match options that are not game rules
     hints_enabled = models.BooleanField(default=True)
     turn_timeout = models.PositiveIntegerField(
@@ -189,3 +194,38 @@ class IdempotencyRecord(models.Model):
 
     def __str__(self) -> str:
         return f"idempotency key {self.key} on {self.match_id}"
+
+
+class FollowUpKind(models.TextChoices):
+    COM = "com", "a COM's turn"
+    TIMER = "timer", "a turn timer"
+
+
+class FollowUp(models.Model):
+    """The outbox: work a write hands to the workers (a COM turn, a turn timer).
+
+    It is inserted by the same statement as the events it follows, so it is never lost
+    when the broker is down; published after the commit, and published again by the
+    sweeper (``next_attempt_at``) until the match moves past ``version``, whose write
+    deletes it. A task run twice does no harm: it acts only at ``version``.
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="followups")
+    version = models.PositiveIntegerField(help_text="the match version the work is for")
+    kind = models.CharField(max_length=8, choices=FollowUpKind.choices)
+    queue = models.CharField(max_length=32, help_text="the Celery queue it goes to")
+    due_at = models.DateTimeField(help_text="when the work should run")
+    next_attempt_at = models.DateTimeField(help_text="when the sweeper publishes it again")
+    attempts = models.PositiveSmallIntegerField(default=0, help_text="sweeper publications")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "version", "kind"], name="golf_followup_unique"
+            ),
+        ]
+        indexes = [models.Index(fields=["next_attempt_at"], name="golf_followup_due_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} for {self.match_id} at version {self.version}"

@@ -10,12 +10,12 @@ from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from golf import errors
 from golf.engine import redact_event, view_for
 from golf.engine.state import State
-from golf.models import Match, MatchEvent
+from golf.models import Match, MatchEvent, MatchStatus, Seat, SeatKind
 from golf.store import load_events, load_state, state_at, to_event, verify_chain
 
 
@@ -124,7 +124,7 @@ def audit_record(match: Match) -> dict[str, Any]:
         "rules": match.rules,
         "seed": seed,
         "seed_commitment": match.seed_commitment,
-        "chain_faults": verify_chain(match.id, rows),
+        "chain_faults": verify_chain(match, rows),
         "events": [
             {
                 "seq": r.seq,
@@ -144,13 +144,21 @@ def matches_for(
     user: AbstractBaseUser,
     *,
     mine: bool = False,
+    everyone: bool = False,
     status: str | None = None,
     preset: str | None = None,
     awaiting_me: bool = False,
 ) -> QuerySet[Match]:
+    """The matches ``user`` sits in, and, unless ``mine``, the open lobbies (matches waiting
+    for players with a seat free); with ``everyone`` (staff only) every match."""
     queryset = Match.objects.all().prefetch_related("seats__user")
-    if mine or awaiting_me:
-        queryset = queryset.filter(seats__user=user)
+    if not everyone:
+        seated = Q(pk__in=Seat.objects.filter(user=user).values("match_id"))
+        lobby = Q(
+            status=MatchStatus.WAITING,
+            pk__in=Seat.objects.filter(kind=SeatKind.OPEN).values("match_id"),
+        )
+        queryset = queryset.filter(seated if mine or awaiting_me else seated | lobby)
     if awaiting_me:
         queryset = queryset.filter(seats__user=user, seats__to_act=True, status="active")
     if status:

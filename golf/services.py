@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -37,7 +40,10 @@ from golf.engine import (
 )
 from golf.engine.state import commitment_of
 from golf.models import (
+    ENDED_STATUSES,
     ComLevel,
+    FollowUp,
+    FollowUpKind,
     IdempotencyRecord,
     Match,
     MatchEvent,
@@ -68,22 +74,41 @@ class ActResult:
     rows: list[MatchEvent] | None = None
 
 
-# --- side effects, run after commit -----------------------------------------------------------
-def _after_commit(match_id: str, version: int, com_to_act: bool, timer: int | None) -> None:
-    """Hand COM turns and turn timers to the workers."""
-    from golf import tasks
+# --- follow-ups: the outbox ----------------------------------------------------------------
+def _followup(match: Match, state: State) -> FollowUp | None:
+    """The work the match waits for after this write, if it is the workers': a COM's turn,
+    or the timer of a human's turn. COM turns of a match no human sits in (COMs playing
+    each other) go to their own queue, so they never delay a COM reply a person waits for."""
+    if match.status != MatchStatus.ACTIVE:
+        return None
+    now = timezone.now()
+    if _com_to_act(match, state):
+        kind, due = FollowUpKind.COM, now + timedelta(milliseconds=settings.COM_MOVE_DELAY_MS)
+        queue = settings.INTERACTIVE_QUEUE if HUMAN in state.players else settings.BACKGROUND_QUEUE
+    elif match.turn_timeout:
+        kind, due = FollowUpKind.TIMER, now + timedelta(seconds=match.turn_timeout)
+        queue = settings.INTERACTIVE_QUEUE
+    else:
+        return None
+    retry = due + timedelta(seconds=settings.FOLLOWUP_RETRY_SECONDS)
+    return FollowUp(
+        id=uuid.uuid4(),
+        match=match,
+        version=match.version,
+        kind=kind,
+        queue=queue,
+        due_at=due,
+        next_attempt_at=retry,
+    )
 
-    tasks.schedule_followups(match_id, version, com_to_act, timer)
 
+def _publish_on_commit(followup: FollowUp | None) -> None:
+    """Hand the follow-up to the broker once the write is committed. Should the broker be
+    away, the row stays and the sweeper publishes it later: the write still succeeds."""
+    if followup is not None:
+        from golf import tasks
 
-def _schedule(match: Match, state: State) -> None:
-    """After this transaction commits, start what the new state waits for."""
-    match_id, version = str(match.id), match.version
-    com_to_act = _com_to_act(match, state)
-    timer = None
-    if match.turn_timeout and match.status == MatchStatus.ACTIVE and not com_to_act:
-        timer = match.turn_timeout
-    transaction.on_commit(lambda: _after_commit(match_id, version, com_to_act, timer))
+        transaction.on_commit(lambda: tasks.publish(followup))
 
 
 # --- the write path -----------------------------------------------------------------------------
@@ -118,7 +143,9 @@ def _refresh_read_model(
     else:
         to_act = None  # unchanged: the seats need no write
     take_snapshot(match, state)
-    persist(match, rows, to_act)
+    followup = _followup(match, state)
+    persist(match, rows, to_act, followup)
+    _publish_on_commit(followup)
 
 
 def _com_to_act(match: Match, state: State) -> bool:
@@ -138,7 +165,6 @@ def _commit_events(
     rows = append_events(match, events, actor)
     new_state = replay(events, state)
     _refresh_read_model(match, state, new_state, rows)
-    _schedule(match, new_state)
     return new_state, rows
 
 
@@ -149,7 +175,34 @@ class SeatRequest:
     level: str = ""
 
 
-def _parse_seats(seats: Sequence[dict[str, Any]]) -> list[SeatRequest]:
+def _check_quota(creator: AbstractBaseUser, requests: Sequence[SeatRequest], rules: Rules) -> None:
+    """Bound the work one account can start: its unfinished matches, those of them with COM
+    seats (COM turns cost the workers), and the length of a hole. The creator's row is
+    locked, so parallel requests of one account are counted one after another."""
+    if rules.max_turns > settings.MAX_TURNS_PER_HOLE:
+        raise errors.InvalidMatchRequest(
+            f"max_turns may be at most {settings.MAX_TURNS_PER_HOLE} here",
+            field="rules.max_turns",
+        )
+    type(creator).objects.select_for_update().filter(pk=creator.pk).first()
+    unfinished = Match.objects.filter(created_by=creator).exclude(status__in=ENDED_STATUSES)
+    if unfinished.count() >= settings.MAX_UNFINISHED_MATCHES:
+        raise errors.TooManyMatches(
+            f"you have {settings.MAX_UNFINISHED_MATCHES} unfinished matches: finish or abort "
+            "one first",
+            limit=settings.MAX_UNFINISHED_MATCHES,
+        )
+    if any(r.type == "com" for r in requests):
+        with_coms = unfinished.filter(seats__kind=SeatKind.COM).distinct().count()
+        if with_coms >= settings.MAX_UNFINISHED_COM_MATCHES:
+            raise errors.TooManyMatches(
+                f"you have {settings.MAX_UNFINISHED_COM_MATCHES} unfinished matches with "
+                "COMs: finish or abort one first",
+                limit=settings.MAX_UNFINISHED_COM_MATCHES,
+            )
+
+
+def _parse_seats(seats: Sequence[dict[str, Any]], spectate: bool) -> list[SeatRequest]:
     if not isinstance(seats, (list, tuple)) or not seats:
         raise errors.InvalidMatchRequest("seats must be a non-empty list", field="seats")
     parsed = []
@@ -167,6 +220,13 @@ def _parse_seats(seats: Sequence[dict[str, Any]]) -> list[SeatRequest]:
         parsed.append(SeatRequest(kind, level))
     if sum(1 for s in parsed if s.type == "me") > 1:
         raise errors.InvalidMatchRequest("at most one seat can be 'me'", field="seats")
+    if not spectate and not any(s.type == "me" for s in parsed):
+        raise errors.InvalidMatchRequest(
+            "no seat is 'me': take a seat, or set spectate to create a match you only watch",
+            field="seats",
+        )
+    if spectate and any(s.type == "me" for s in parsed):
+        raise errors.InvalidMatchRequest("a spectated match has no 'me' seat", field="spectate")
     return parsed
 
 
@@ -179,15 +239,18 @@ def match_create(
     seats: Sequence[dict[str, Any]],
     hints: bool = True,
     turn_timeout: int | None = None,
+    spectate: bool = False,
     seed: bytes | None = None,
 ) -> Match:
     """Create a match, commit to its secret seed and deal the first hole.
 
     ``rules`` overrides the preset field by field. ``seats`` lists each seat as
-    ``{"type": "me"}``, ``{"type": "open"}`` or ``{"type": "com", "level": "hard"}``.
+    ``{"type": "me"}``, ``{"type": "open"}`` or ``{"type": "com", "level": "hard"}``; one
+    of them is the creator's unless ``spectate`` (a match the creator only watches).
     """
-    requests = _parse_seats(seats)
+    requests = _parse_seats(seats, spectate)
     resolved = Rules.from_preset(preset, **(rules or {}))
+    _check_quota(creator, requests, resolved)
     kinds = [COM if s.type == "com" else HUMAN for s in requests]
     seed = seed or new_seed()
     events = start_match(resolved, kinds, seed)  # validates seats against the rules
@@ -203,6 +266,7 @@ def match_create(
         status=MatchStatus.WAITING if has_open else MatchStatus.ACTIVE,
         created_by=creator,
         seed_commitment=commitment_of(seed),
+        chain_key_id=settings.EVENT_CHAIN_KEY_ID,
         hints_enabled=hints,
         turn_timeout=turn_timeout,
         seat_users=[creator.pk if s.type == "me" else None for s in requests],
@@ -222,7 +286,6 @@ def match_create(
     )
     rows = append_events(match, events, actor=f"user:{creator.pk}")
     _refresh_read_model(match, None, first, rows)
-    _schedule(match, first)
     return match
 
 
@@ -251,7 +314,10 @@ def match_join(*, match_id: object, user: AbstractBaseUser, seat: int | None = N
         match.status = MatchStatus.ACTIVE
         match.turn_started_at = timezone.now()
         fields += ["status", "turn_started_at"]
-        _schedule(match, load_state(match))
+        followup = _followup(match, load_state(match))
+        if followup is not None:
+            followup.save(force_insert=True)
+        _publish_on_commit(followup)
     match.save(update_fields=fields)
     return chosen
 
@@ -367,15 +433,27 @@ def match_act_for_seat(
         return ActResult(match, first_seq, match.version, state=new_state, rows=rows)
 
 
+def may_abort(match: Match, user: AbstractBaseUser) -> bool:
+    """Staff may abort any match; its creator one that no other person has joined."""
+    if getattr(user, "is_staff", False):
+        return True
+    others = [uid for uid in match.seat_users if uid is not None and uid != user.pk]
+    return match.created_by_id == user.pk and not others
+
+
 @transaction.atomic
 def match_abort(*, match_id: object, user: AbstractBaseUser, reason: str = "") -> Match:
-    """Stop a match (staff only); the seed is revealed."""
-    if not getattr(user, "is_staff", False):
-        raise errors.PermissionDenied("only staff may abort a match")
+    """Stop a match (staff, or its creator while no one else has joined); the seed is
+    revealed."""
     match = _lock(match_id)
+    if not may_abort(match, user):
+        raise errors.PermissionDenied(
+            "only staff, or the creator of a match no one else has joined, may abort it"
+        )
     if match.ended:
         raise errors.MatchNotActive("the match has already ended")
     state = load_state(match)
-    events = abort_match(state, reason or "aborted by staff")
-    _commit_events(match, state, events, actor=f"staff:{user.pk}")
+    staff = getattr(user, "is_staff", False)
+    events = abort_match(state, reason or ("aborted by staff" if staff else "aborted by creator"))
+    _commit_events(match, state, events, actor=f"{'staff' if staff else 'user'}:{user.pk}")
     return match

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from golf.engine import HUMAN, Action, State, view_for
 from golf.engine.com import choose_action
-from golf.models import Match, MatchStatus, Seat, SeatKind
+from golf.models import FollowUp, FollowUpKind, Match, MatchStatus, Seat, SeatKind
 from golf.services import ActResult, match_act_for_seat
 
 logger = logging.getLogger(__name__)
@@ -42,22 +42,35 @@ def _eager() -> bool:
     return bool(play_com_turn.app.conf.task_always_eager)
 
 
-def schedule_followups(
-    match_id: str, version: int, com_to_act: bool, timer: int | None = None
-) -> None:
-    """After a commit: enqueue the COM turn for that version, or arm the turn timer."""
-    if com_to_act:
-        _enqueue_com_turn(match_id, version)
-    elif timer and not _eager():
-        turn_timer.apply_async(args=(match_id, version), countdown=timer)
+def publish(followup: FollowUp) -> bool:
+    """Send a follow-up's task to its queue (in eager mode: run it here and now). A broker
+    that cannot be reached is logged, not raised: the follow-up's row stays in the outbox
+    and the sweeper publishes it again. Returns whether it was handed over."""
+    args = (str(followup.match_id), followup.version)
+    task = play_com_turn if followup.kind == FollowUpKind.COM else turn_timer
+    if _eager():  # tests: COM turns at once; a timer only when due (nothing waits here)
+        if followup.kind == FollowUpKind.COM:
+            _run_com_turns_eagerly(*args)
+        elif followup.due_at <= timezone.now():
+            turn_timer.apply(args=args)
+        return True
+    countdown = max(0.0, (followup.due_at - timezone.now()).total_seconds())
+    try:
+        task.apply_async(args=args, queue=followup.queue, countdown=countdown or None)
+    except Exception as exc:  # the broker is away: the outbox keeps the work
+        logger.warning(
+            "could not publish %s for %s at version %s (%s); the sweeper will retry",
+            followup.kind,
+            followup.match_id,
+            followup.version,
+            type(exc).__name__,
+        )
+        return False
+    return True
 
 
-def _enqueue_com_turn(match_id: str, version: int) -> None:
-    delay = settings.COM_MOVE_DELAY_MS / 1000
-    if not _eager():
-        play_com_turn.apply_async(args=(match_id, version), countdown=delay or None)
-        return
-    # Eager mode (tests, development): run chained COM turns in a loop, not recursively.
+def _run_com_turns_eagerly(match_id: str, version: int) -> None:
+    """Eager mode (tests): chained COM turns run in a loop here, not recursively."""
     pending = getattr(_local, "pending", None)
     if pending is not None:
         pending.append((match_id, version))
@@ -158,20 +171,44 @@ def stalled_matches(older_than: float) -> list[tuple[str, int, str]]:
     return found
 
 
+def republish_due(limit: int = 500) -> list[FollowUp]:
+    """Publish again the follow-ups whose work has not happened by their next attempt:
+    their task was lost, or could not be sent. Each attempt doubles the wait before the
+    next one (up to five minutes), so a long backlog is not flooded with copies."""
+    now = timezone.now()
+    due = list(
+        FollowUp.objects.filter(next_attempt_at__lte=now).order_by("next_attempt_at")[:limit]
+    )
+    for followup in due:
+        publish(followup)
+        followup.attempts += 1
+        wait = min(300, settings.FOLLOWUP_RETRY_SECONDS * 2**followup.attempts)
+        followup.next_attempt_at = now + timedelta(seconds=wait)
+        FollowUp.objects.filter(pk=followup.pk).update(
+            attempts=followup.attempts, next_attempt_at=followup.next_attempt_at
+        )
+    return due
+
+
 def sweep(older_than: float | None = None) -> list[tuple[str, int, str]]:
-    """Re-enqueue the work of every stalled match. Safe to run at any time and often: a
-    re-enqueued task for a version that has moved on does nothing."""
+    """Publish the outbox's overdue follow-ups, then, as a backstop, re-enqueue the work of
+    every match stalled on a COM or a timer with no follow-up due. Safe to run at any time
+    and often: a task for a version that has moved on does nothing."""
     if older_than is None:
         older_than = settings.COM_STALL_SECONDS
-    stalled = stalled_matches(older_than)
+    republished = {(str(f.match_id), f.version) for f in republish_due()}
+    stalled = [s for s in stalled_matches(older_than) if s[:2] not in republished]
     for match_id, version, kind in stalled:
         logger.info("sweeper: re-enqueuing %s work for %s at version %s", kind, match_id, version)
-        if kind == "com":
-            _enqueue_com_turn(match_id, version)
-        elif _eager():
-            turn_timer.apply(args=(match_id, version))
-        else:
-            turn_timer.apply_async(args=(match_id, version))
+        publish(
+            FollowUp(
+                match_id=match_id,
+                version=version,
+                kind=FollowUpKind.COM if kind == "com" else FollowUpKind.TIMER,
+                queue=settings.INTERACTIVE_QUEUE,
+                due_at=timezone.now(),
+            )
+        )
     return stalled
 
 
@@ -200,5 +237,5 @@ def turn_timer(match_id: str, expected_version: int) -> int:
 
 @shared_task(**{**TASK_OPTIONS, "acks_late": False})
 def sweep_stalled() -> int:
-    """Periodic (Celery beat): re-enqueue work for matches stuck on a COM or a timer."""
+    """Periodic (Celery beat): publish overdue follow-ups, re-enqueue stalled work."""
     return len(sweep())

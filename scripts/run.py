@@ -2,9 +2,10 @@
 
 Starts embedded PostgreSQL and Redis under ``var/`` (unless ``DATABASE_URL`` /
 ``CELERY_BROKER_URL`` name servers to use), migrates, then runs the API server, a Celery
-worker and Celery beat. Ctrl-C (or SIGTERM) stops all of them, the embedded servers
-included; the data stays in ``var/`` for the next run. When one of the processes exits
-on its own, the others are stopped too and the exit status says which one it was.
+worker for each queue (``interactive``: COM turns people wait for, timers; ``background``:
+COMs playing each other) and Celery beat. Ctrl-C (or SIGTERM) stops all of them, the
+embedded servers included; the data stays in ``var/`` for the next run. When one of the
+processes exits on its own, the others are stopped too and the exit status says which.
 
 While it runs, ``var/run.env`` holds the settings it uses, so that ``scripts/manage``
 (e.g. ``scripts/manage verify_match --all``) works on the same database.
@@ -13,6 +14,7 @@ While it runs, ``var/run.env`` holds the settings it uses, so that ``scripts/man
 from __future__ import annotations
 
 import os
+import secrets
 import shlex
 import signal
 import subprocess
@@ -38,10 +40,14 @@ def _on_signal(signum: int, frame: object) -> None:
 def _processes(env: dict[str, str], var: Path) -> dict[str, list[str]]:
     bind = f"{env['HOST']}:{env['PORT']}"
     return {
-        "api": [str(BIN / "gunicorn"), "config.wsgi", "--bind", bind, "--workers", "2",
-                "--threads", "4", "--access-logfile", "-", "--graceful-timeout", "5"],
+        "api": [str(BIN / "gunicorn"), "config.wsgi", "--config", "config/gunicorn.py",
+                "--bind", bind, "--workers", "2", "--threads", "4"],
         "worker": [str(BIN / "celery"), "-A", "config", "worker", "--loglevel=INFO",
-                   "--concurrency=2", "--without-gossip", "--without-mingle"],
+                   "--queues=interactive", "--concurrency=2", "--hostname=interactive@%h",
+                   "--without-gossip", "--without-mingle"],
+        "background worker": [str(BIN / "celery"), "-A", "config", "worker", "--loglevel=INFO",
+                              "--queues=background", "--concurrency=1",
+                              "--hostname=background@%h", "--without-gossip", "--without-mingle"],
         "beat": [str(BIN / "celery"), "-A", "config", "beat", "--loglevel=INFO",
                  f"--schedule={var / 'celerybeat-schedule'}"],
     }  # fmt: skip
@@ -61,8 +67,20 @@ def _stop(children: dict[str, subprocess.Popen[bytes]]) -> None:
             child.wait()
 
 
+def _chain_key(var: Path) -> str:
+    """This installation's key for the event log's hash chain, made on the first run."""
+    path = var / "chain-key"
+    if not path.exists():
+        path.touch(mode=0o600)
+        path.write_text(f"local:{secrets.token_hex(32)}\n")
+    return path.read_text().strip()
+
+
 def _write_env(path: Path, env: dict[str, str]) -> None:
-    names = ("DEBUG", "GOLF_VAR_DIR", "DATABASE_URL", "CELERY_BROKER_URL", "CACHE_URL")
+    names = (
+        "DEBUG", "GOLF_VAR_DIR", "DATABASE_URL", "CELERY_BROKER_URL", "CACHE_URL",
+        "EVENT_CHAIN_KEYS",
+    )  # fmt: skip
     lines = [f"{name}={shlex.quote(env[name])}" for name in names if env.get(name)]
     path.touch(mode=0o600)
     path.write_text("# written by `make run` while it runs; read by scripts/manage\n"
@@ -123,6 +141,7 @@ def main() -> int:
                 env["CELERY_BROKER_URL"] = f"{redis_url}/0"
                 env.setdefault("CACHE_URL", f"{redis_url}/1")
             env["DATABASE_URL"] = database_url
+            env.setdefault("EVENT_CHAIN_KEYS", _chain_key(var))
             _write_env(run_env, env)
             try:
                 return serve(var, env)

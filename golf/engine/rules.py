@@ -125,7 +125,7 @@ class Rules:
 
     # --- construction -----------------------------------------------------------------
     @classmethod
-    def from_preset(cls, preset: str = "six-card", **overrides: Any) -> Rules:
+    def from_preset(cls, preset: str = "six-card", /, **overrides: Any) -> Rules:
         """A preset with field overrides; overrides use the JSON spelling of values."""
         if preset not in PRESETS:
             raise RulesError("preset", f"unknown preset {preset!r}; one of {sorted(PRESETS)}")
@@ -133,6 +133,10 @@ class Rules:
         unknown = sorted(set(overrides) - set(FIELD_NAMES) - {"preset"})
         if unknown:
             raise RulesError(unknown[0], f"unknown rules option; options are {FIELD_NAMES}")
+        if overrides.get("preset", preset) != preset:
+            raise RulesError(
+                "preset", "the preset is chosen by the match's 'preset', not inside the rules"
+            )
         data.update(overrides)
         data["preset"] = preset
         return cls.from_json(data)

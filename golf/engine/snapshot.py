@@ -1,7 +1,8 @@
 """A JSON form of :class:`~golf.engine.state.State`, for snapshots that spare a replay.
 
 A snapshot is only a cache: ``replay(events)`` can always rebuild the same state, and
-tests check that loading from a snapshot equals a full replay.
+tests check that loading from a snapshot equals a full replay. A field missing from an
+older snapshot takes its default (the undo seat's ``seen`` marks: nothing seen).
 
 >>> from golf.engine import Rules, replay, start_match
 >>> state = replay(start_match(Rules.from_preset("six-card"), 2, bytes(32)))
@@ -11,14 +12,14 @@ True
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import MISSING, fields
 from typing import Any
 
 from golf.engine.rules import Rules
 from golf.engine.state import Phase, State
 
 FORMAT = 1
-_NESTED = ("grids", "face_up", "hole_scores", "last_hole_grids")
+_NESTED = ("grids", "face_up", "hole_scores", "last_hole_grids", "seen")
 
 
 def state_to_json(state: State) -> dict[str, Any]:
@@ -44,6 +45,8 @@ def state_from_json(data: dict[str, Any]) -> State:
         raise ValueError(f"unknown snapshot format {data.get('format')!r}")
     kwargs: dict[str, Any] = {}
     for f in fields(State):
+        if f.name not in data and f.default is not MISSING:
+            continue
         value = data[f.name]
         if f.name == "rules":
             value = Rules.from_json(value)

@@ -30,7 +30,7 @@ from golf.engine.events import (
     StockReshuffled,
     Undone,
 )
-from golf.engine.rules import FinalTurns, Rules, Seat
+from golf.engine.rules import FinalTurns, Position, Rules, Seat
 
 HUMAN = "human"
 COM = "com"
@@ -87,6 +87,12 @@ class State:
     winners: tuple[Seat, ...] = ()
     undo_point: State | None = None
     undo_depth: int = 0
+    # What the undo seat saw in undone turns that is hidden again (see ``_undone``), by place:
+    # grid positions (sorted), how many cards at the top of the stock, and whether the card
+    # in hand was drawn from those known stock cards.
+    seen: tuple[tuple[Seat, Position], ...] = ()
+    stock_seen: int = 0
+    drawn_seen: bool = False
 
     @property
     def seats(self) -> int:
@@ -169,15 +175,21 @@ def _hole_dealt(s: State, e: HoleDealt) -> Changes:
         "finisher": None,
         "final_turns_left": None,
         "end_reason": None,
+        "stock_seen": 0,
     }
+
+
+def _turn_up(s: State, seat: Seat, position: Position, changes: Changes) -> Changes:
+    """Turn the card at ``position`` face up: it is public now, so no longer a seen mark."""
+    changes["face_up"] = _set(s.face_up, seat, _set(s.face_up[seat], position, True))
+    if s.seen:
+        changes["seen"] = tuple(mark for mark in s.seen if mark != (seat, position))
+    return changes
 
 
 def _card_revealed(s: State, e: CardRevealed) -> Changes:
     flips_left = _set(s.flips_left, e.seat, s.flips_left[e.seat] - 1)
-    changes: Changes = {
-        "flips_left": flips_left,
-        "face_up": _set(s.face_up, e.seat, _set(s.face_up[e.seat], e.position, True)),
-    }
+    changes = _turn_up(s, e.seat, e.position, {"flips_left": flips_left})
     if not any(flips_left):
         changes["phase"] = Phase.DRAW
         changes["to_act"] = (s.dealer + 1) % s.seats
@@ -188,6 +200,8 @@ def _card_drawn(s: State, e: CardDrawn) -> Changes:
     changes: Changes = {"drawn": e.card, "drawn_from": e.source, "phase": Phase.PLACE}
     if e.source == STOCK:
         changes["stock"] = s.stock[1:]
+        if s.stock_seen:
+            changes.update(stock_seen=s.stock_seen - 1, drawn_seen=True)
     else:
         changes["discard"] = s.discard[:-1]
     if e.seat == s.undo_seat:
@@ -214,6 +228,8 @@ def _end_turn(s: State, seat: Seat, changes: Changes) -> Changes:
     elif turns >= s.rules.max_turns:
         reason = "max_turns"
     changes.update(drawn=None, drawn_from=None, turns_in_hole=turns, final_turns_left=finals)
+    if s.drawn_seen:
+        changes["drawn_seen"] = False
     if reason is not None:
         changes.update(phase=Phase.HOLE_OVER, to_act=None, end_reason=reason)
     else:
@@ -222,26 +238,27 @@ def _end_turn(s: State, seat: Seat, changes: Changes) -> Changes:
 
 
 def _card_swapped(s: State, e: CardSwapped) -> Changes:
-    return _end_turn(
-        s,
-        e.seat,
-        {
-            "grids": _set(s.grids, e.seat, _set(s.grids[e.seat], e.position, e.card)),
-            "face_up": _set(s.face_up, e.seat, _set(s.face_up[e.seat], e.position, True)),
-            "discard": (*s.discard, e.replaced),
-        },
-    )
+    changes: Changes = {
+        "grids": _set(s.grids, e.seat, _set(s.grids[e.seat], e.position, e.card)),
+        "discard": (*s.discard, e.replaced),
+    }
+    return _end_turn(s, e.seat, _turn_up(s, e.seat, e.position, changes))
 
 
 def _card_discarded(s: State, e: CardDiscarded) -> Changes:
-    face_up = s.face_up
+    changes: Changes = {"discard": (*s.discard, e.card)}
     if e.flip_position is not None:
-        face_up = _set(face_up, e.seat, _set(face_up[e.seat], e.flip_position, True))
-    return _end_turn(s, e.seat, {"face_up": face_up, "discard": (*s.discard, e.card)})
+        _turn_up(s, e.seat, e.flip_position, changes)
+    return _end_turn(s, e.seat, changes)
 
 
 def _stock_reshuffled(s: State, e: StockReshuffled) -> Changes:
-    return {"stock": e.stock, "discard": s.discard[-1:], "reshuffles": s.reshuffles + 1}
+    return {
+        "stock": e.stock,
+        "discard": s.discard[-1:],
+        "reshuffles": s.reshuffles + 1,
+        "stock_seen": 0,
+    }
 
 
 def _final_turns_began(s: State, e: FinalTurnsBegan) -> Changes:
@@ -261,6 +278,7 @@ def _hole_scored(s: State, e: HoleScored) -> Changes:
         "face_up": tuple((True,) * len(g) for g in e.grids),
         "grids": e.grids,
         "undo_point": None,
+        "seen": (),  # every card is face up
     }
 
 
@@ -273,10 +291,29 @@ def _match_aborted(s: State, e: MatchAborted) -> Changes:
 
 
 def _undone(s: State, e: Undone) -> Changes:
+    """Go back to the undo point, which the undo seat now knows better: undo never un-sees.
+
+    Every grid card face down at the point and face up now was shown (flipped, or swapped
+    onto the discard pile), and every card drawn from the stock since was shown (placed or
+    discarded face up), except a card a COM still holds. Those cards are where they were
+    at the point: face down again, and the top of the stock in draw order. The marks go
+    into the point too, so that undoing to it again keeps them.
+    """
     point = s.undo_point
     if point is None:
         raise EngineError("undone without an undo point")
-    return {name: getattr(point, name) for name in _NAMES if name != "undo_point"}
+    seen = set(point.seen)
+    for seat, (before, now) in enumerate(zip(point.face_up, s.face_up, strict=True)):
+        turned = (p for p, (was, up) in enumerate(zip(before, now, strict=True)) if up and not was)
+        seen.update((seat, p) for p in turned)
+    if s.reshuffles != point.reshuffles:  # the point's whole stock was drawn
+        drawn = len(point.stock)
+    else:
+        drawn = len(point.stock) - len(s.stock) - (s.drawn_from == STOCK)
+    marked = _replace(
+        point, {"seen": tuple(sorted(seen)), "stock_seen": max(point.stock_seen, drawn)}
+    )
+    return {name: getattr(marked, name) for name in _NAMES} | {"undo_point": marked}
 
 
 _EVOLVERS: dict[type, Callable[[Any, Any], Changes]] = {

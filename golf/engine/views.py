@@ -6,7 +6,9 @@ This module is where the "who sees what" table of the rules reference is enforce
 * a face-up grid card, every discard: everyone;
 * the card just drawn from the stock: only the seat that drew it, until placed;
 * the stock: its size only;
-* the deck order and the seed: nobody until the match has ended.
+* the deck order and the seed: nobody until the match has ended;
+* undo never un-sees: the undo seat still sees, marked ``seen``, every card an undone turn
+  showed it that is hidden again (face down in a grid, on top of the stock, in a COM's hand).
 
 Everything that leaves the engine for a player goes through :func:`view_for` or
 :func:`redact_event`.
@@ -28,7 +30,7 @@ from golf.engine.events import (
     StockReshuffled,
     event_payload,
 )
-from golf.engine.rules import Seat
+from golf.engine.rules import Position, Seat
 from golf.engine.scoring import Outcome
 from golf.engine.state import STOCK, Phase, State
 
@@ -46,12 +48,15 @@ class View:
     players: tuple[str, ...]
     seats_to_act: tuple[Seat, ...]
     grids: tuple[tuple[CardCode | None, ...], ...]
+    seen: tuple[tuple[Seat, Position, CardCode], ...]
     flips_left: tuple[int, ...]
     stock_size: int
+    stock_seen: tuple[CardCode, ...]
     discard: tuple[CardCode, ...]
     drawn_by: Seat | None
     drawn_from: str | None
     drawn_card: CardCode | None
+    drawn_seen: bool
     turns_in_hole: int
     max_turns: int
     finisher: Seat | None
@@ -74,13 +79,16 @@ class View:
             "players": list(self.players),
             "seats_to_act": list(self.seats_to_act),
             "grids": [list(g) for g in self.grids],
+            "seen": [{"seat": s, "position": p, "card": c} for s, p, c in self.seen],
             "flips_left": list(self.flips_left),
             "stock_size": self.stock_size,
+            "stock_seen": list(self.stock_seen),
             "discard": list(self.discard),
             "discard_top": self.discard[-1] if self.discard else None,
             "drawn": None
             if self.drawn_by is None
             else {"seat": self.drawn_by, "source": self.drawn_from, "card": self.drawn_card},
+            "drawn_seen": self.drawn_seen,
             "turns_in_hole": self.turns_in_hole,
             "max_turns": self.max_turns,
             "final_turns": None
@@ -106,6 +114,16 @@ def view_for(state: State, seat: Seat | None) -> View:
     drawn_card = None
     if state.drawn is not None and (state.drawn_from != STOCK or seat == state.to_act):
         drawn_card = state.drawn
+    seen: tuple[tuple[Seat, Position, CardCode], ...] = ()
+    stock_seen: tuple[CardCode, ...] = ()
+    drawn_seen = False
+    marked = state.seen or state.stock_seen or state.drawn_seen
+    if marked and seat is not None and seat == state.undo_seat:
+        seen = tuple((s, p, state.grids[s][p]) for s, p in state.seen)
+        stock_seen = state.stock[: state.stock_seen]
+        drawn_seen = state.drawn_seen and drawn_card is None
+        if drawn_seen:
+            drawn_card = state.drawn
     return View(
         seat=seat,
         version=state.version,
@@ -116,12 +134,15 @@ def view_for(state: State, seat: Seat | None) -> View:
         players=state.players,
         seats_to_act=state.seats_to_act(),
         grids=grids,
+        seen=seen,
         flips_left=state.flips_left,
         stock_size=len(state.stock),
+        stock_seen=stock_seen,
         discard=state.discard,
         drawn_by=state.to_act if state.drawn is not None else None,
         drawn_from=state.drawn_from,
         drawn_card=drawn_card,
+        drawn_seen=drawn_seen,
         turns_in_hole=state.turns_in_hole,
         max_turns=state.rules.max_turns,
         finisher=state.finisher,

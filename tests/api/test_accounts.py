@@ -18,7 +18,7 @@ def test_register_returns_a_working_token(anon):
     assert anon.get("/api/me").json()["username"] == "ada"
 
 
-def test_weak_password_and_taken_username_are_validation_errors(anon, users):
+def test_a_weak_password_is_a_validation_error_and_a_taken_username_has_its_code(anon, users):
     body = assert_problem(
         anon.post("/api/accounts/register", {"username": "ada", "password": "123"}, format="json"),
         400,
@@ -32,7 +32,7 @@ def test_weak_password_and_taken_username_are_validation_errors(anon, users):
             format="json",
         ),
         400,
-        "validation_error",
+        "username_taken",
     )
     assert "username" in body["errors"]
 

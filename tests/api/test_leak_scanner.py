@@ -9,10 +9,18 @@ reader may see at that point:
 - a view (the match, a past state) holds only the cards of its version that the reader
   may see: face-up cards, the discard pile, their own drawn card, the last hole's grids;
 - an event holds only cards the reader may see just before or just after it;
-- the match list holds no card at all, and no response holds the seed before the end.
+- the match list holds no card at all, and no response holds the seed before the end;
+- with undo, undo never un-sees: the human's views (the match, every past state) show as
+  ``seen`` exactly the hidden cards it was shown and can still place, as
+  :class:`~tests.engine.invariants.Sight` follows them card by card from the events
+  (never fewer, never more); every other reader's views show none.
 
 Every version a match passes through is checked, COM moves included: the past-state
 endpoint is read at each new version by every reader.
+
+Every fourth match (and some others) has one human, every other seat a COM, and undo on;
+its human undoes half the times it may (nearly always until it has seen a COM's card), and
+the match must have undone turns that showed it a COM's face-down card.
 
 ``GOLF_LEAK_MATCHES`` sets how many matches (default 8).
 """
@@ -30,7 +38,7 @@ from golf.engine import PRESETS, State, evolve
 from golf.models import ComLevel, Match
 from golf.store import load_events, to_event
 from tests.api.conftest import client_for
-from tests.engine.invariants import cards_in, visible_cards
+from tests.engine.invariants import Location, Sight, cards_in, public_cards, view_marks
 
 MATCHES = int(os.environ.get("GOLF_LEAK_MATCHES", "8"))
 # What a COM plays changes what there is to read, not who may read it. "hard" runs
@@ -44,19 +52,47 @@ class History:
     def __init__(self, match_id: str) -> None:
         self.match = Match.objects.get(pk=match_id)
         self.states: list[State | None] = [None]
+        self.sight: Sight | None = None  # with undo: what its human has been shown
+        self.known: list[dict[Location, str]] = [{}]  # by version: the hidden cards it knows
 
     def update(self) -> State:
         for row in load_events(self.match, after=len(self.states) - 1):
-            self.states.append(evolve(self.states[-1], to_event(row)))
+            event = to_event(row)
+            state = evolve(self.states[-1], event)
+            if self.sight is None and state.undo_seat is not None:
+                self.sight = Sight(state.undo_seat)
+            if self.sight is not None:
+                self.sight.apply(event, state)
+            self.states.append(state)
+            self.known.append(self.sight.expected(state) if self.sight else {})
         return self.states[-1]
 
+    def seen(self, version: int, seat: int | None) -> dict[Location, str]:
+        """The hidden cards ``seat`` saw in undone turns and knows the place of."""
+        if self.sight is None or seat != self.sight.seat:
+            return {}
+        return self.known[version]
+
     def allowed(self, version: int, seat: int | None) -> Counter[str]:
-        return visible_cards(self.states[version], seat)
+        state = self.states[version]
+        assert state is not None
+        return public_cards(state, seat) + Counter(self.seen(version, seat).values())
 
     def allowed_around(self, version: int, seat: int | None) -> Counter[str]:
-        before = self.states[version - 1]
-        after = visible_cards(self.states[version], seat)
-        return after if before is None else after | visible_cards(before, seat)
+        after = self.allowed(version, seat)
+        return after if version == 1 else after | self.allowed(version - 1, seat)
+
+    def com_cards_seen(self) -> int:
+        """How many times a version had a COM's face-down card seen by the human."""
+        if self.sight is None:
+            return 0
+        human = self.sight.seat
+        return sum(p[0] == "grid" and p[1] != human for known in self.known for p in known)
+
+    def assert_seen(self, view, version: int, seat: int | None, where: str) -> None:
+        """Undo never un-sees, and shows nothing more: the view's seen cards are exactly
+        those the reader knows."""
+        assert view_marks(view) == self.seen(version, seat), where
 
 
 def assert_hides(data, allowed: Counter[str], where: str) -> None:
@@ -80,6 +116,7 @@ class Scanner:
             for v in range(self.checked_version + 1, version + 1):
                 past = client.get(f"/api/matches/{self.id}/states/{v}")
                 assert past.status_code == 200, past.content
+                self.history.assert_seen(past.json(), v, seat, f"{name}: state {v}")
                 if not state.ended:
                     assert_hides(past.json(), self.history.allowed(v, seat), f"{name}: state {v}")
         self.checked_version = version
@@ -111,6 +148,7 @@ class Scanner:
             assert seed not in body, f"{name}: {what} shows the seed"
         detail = json.loads(bodies["match"])
         assert detail["seed"] is None and detail["version"] == state.version
+        self.history.assert_seen(detail["view"], state.version, seat, f"{name}: match")
         assert_hides(detail, self.history.allowed(state.version, seat), f"{name}: match")
         assert_hides(json.loads(bodies["list"]), Counter(), f"{name}: match list")
         if responses["hint"].status_code == 200:
@@ -139,13 +177,14 @@ def random_match(
     id and its readers with their seats."""
     preset = sorted(PRESETS)[number % len(PRESETS)]
     players = 2 + number % 5
-    humans = rng.randint(1, min(players, 3))
+    undo = number % 4 == 1
+    humans = 1 if undo else rng.randint(1, min(players, 3))
     seats = [{"type": "me"}] + [{"type": "open"}] * (humans - 1)
     seats += [{"type": "com", "level": rng.choice(LEVELS)} for _ in range(players - humans)]
     rng.shuffle(seats)
     holes = 1 if preset == "nine-card" else rng.choice([1, 2])  # nine-card holes are long
     body = {"preset": preset, "seats": seats, "holes": holes, "hints": True}
-    if humans == 1 and rng.random() < 0.3:
+    if undo or (humans == 1 and rng.random() < 0.3):
         body["undo"] = True
     creator = client_for(users[0])
     created = creator.post("/api/matches", body, format="json")
@@ -174,7 +213,7 @@ def test_no_response_shows_a_card_its_reader_may_not_see(number, django_user_mod
     scanner = Scanner(match_id, readers)
     scanner.scan()
     players = {name: reader for name, reader in readers.items() if reader[1] is not None}
-    actions = 0
+    actions = undos = 0
     while not scanner.history.states[-1].ended:
         movers = []
         for client, _ in players.values():
@@ -183,7 +222,13 @@ def test_no_response_shows_a_card_its_reader_may_not_see(number, django_user_mod
                 movers.append((client, detail))
         assert movers, "COM turns run on commit: some human is always to act"
         client, detail = rng.choice(movers)
-        action = rng.choice(detail["view"]["legal_actions"])
+        legal = detail["view"]["legal_actions"]
+        others = [a for a in legal if a["type"] != "undo"]
+        # undo half the time it may, nearly always until a COM's card has been seen
+        chance = 0.5 if scanner.history.com_cards_seen() else 0.9
+        undo = len(others) < len(legal) and rng.random() < chance
+        action = {"type": "undo"} if undo else rng.choice(others)
+        undos += undo
         response = client.post(
             f"/api/matches/{match_id}/actions",
             action,
@@ -194,3 +239,6 @@ def test_no_response_shows_a_card_its_reader_may_not_see(number, django_user_mod
         actions += 1
         scanner.scan()
     assert actions >= 2 and scanner.checked_version == scanner.history.states[-1].version
+    if scanner.history.sight is not None:
+        assert undos, "the human never undid"
+        assert scanner.history.com_cards_seen(), "no undone turn showed a COM's face-down card"

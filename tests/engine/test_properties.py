@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 from golf.engine import (
     PRESETS,
     Rules,
+    Undo,
     decide,
     event_from_json,
     event_to_json,
@@ -23,10 +25,12 @@ from golf.engine import (
 )
 from golf.engine.state import Phase, evolve
 from tests.engine.invariants import (
+    Sight,
     assert_cards_conserved,
     assert_view_hides_what_it_must,
     cards_in,
     shuffle_hidden,
+    view_marks,
 )
 
 EXAMPLES = int(os.environ.get("GOLF_PROPERTY_EXAMPLES", "1000"))
@@ -47,12 +51,13 @@ OPTIONS = st.fixed_dictionaries(
 
 
 @st.composite
-def tables(draw):
+def tables(draw, undo=None):
     preset = draw(st.sampled_from(sorted(PRESETS)))
     overrides = draw(OPTIONS)
     overrides["holes"] = draw(st.integers(min_value=1, max_value=2))
     players = draw(st.integers(min_value=2, max_value=6))
-    undo = draw(st.booleans())
+    if undo is None:
+        undo = draw(st.booleans())
     kinds = ["human"] + ["com"] * (players - 1) if undo else ["human"] * players
     rules = Rules.from_preset(preset, undo=undo, **overrides)
     seed = draw(st.binary(min_size=16, max_size=32))
@@ -110,6 +115,43 @@ def test_random_playouts_keep_every_invariant(table):
                 assert not cards_in(payload["grids"])
             if event.name == "card_drawn" and event.source == "stock" and event.seat != viewer:
                 assert payload["card"] is None
+
+
+@settings(
+    max_examples=max(EXAMPLES // 4, 20),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(tables(undo=True), st.sampled_from([None, 1, 2, 4, 8]))
+def test_undo_never_unsees_and_shows_only_what_was_seen(table, short_stock):
+    """After every event, the human's view shows as seen exactly the hidden cards it was
+    shown and can still place, as :class:`Sight` follows them card by card; no other
+    viewer sees any of them. A short first stock makes reshuffles frequent, and the human
+    also undoes in the middle of a COM's turn."""
+    rules, kinds, seed, rng_seed = table
+    rng = random.Random(rng_seed)
+    sight = Sight(0)
+    state = None
+
+    def fold(events):
+        nonlocal state
+        for event in events:
+            state = evolve(state, event)
+            sight.apply(event, state)
+            assert view_marks(view_for(state, 0).to_json()) == sight.expected(state)
+            for other in (*range(1, state.seats), None):
+                assert view_marks(view_for(state, other).to_json()) == {}
+
+    started, dealt = start_match(rules, kinds, seed)
+    fold([started, replace(dealt, stock=dealt.stock[:short_stock])])
+    while not state.ended:
+        # undo often on the human's turn, now and then in the middle of the COMs' turns
+        chance = 0.5 if 0 in state.seats_to_act() else 0.05
+        if Undo() in legal_actions(state, 0) and rng.random() < chance:
+            fold(decide(state, 0, Undo()))
+            continue
+        seat = rng.choice(state.seats_to_act())
+        fold(decide(state, seat, rng.choice(legal_actions(state, seat))))
 
 
 @settings(max_examples=max(EXAMPLES // 4, 20), deadline=None)

@@ -83,3 +83,48 @@ def test_readyz_reports_a_broken_broker_as_not_ready():
     status, body = result.stdout.strip().splitlines()[-2:]
     assert status == "503"
     assert json.loads(body)["checks"]["broker"].startswith("broker unreachable")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_committed_write_succeeds_while_the_broker_is_down():
+    """Creating a match that hands the turn to a COM answers 201 with no broker: the
+    COM's turn waits in the outbox (the sweeper publishes it when the broker is back)."""
+    db = connection.settings_dict
+    result = run_app(
+        "from django.contrib.auth import get_user_model\n"
+        "from rest_framework.test import APIClient\n"
+        "from golf.models import FollowUp\n"
+        "user = get_user_model().objects.create_user('broker-down')\n"
+        "client = APIClient()\n"
+        "client.force_authenticate(user)\n"
+        "seats = [{'type': 'me'}, {'type': 'com'}]\n"
+        "r = client.post('/api/matches', {'seats': seats}, format='json')\n"
+        "print(r.status_code)\n"
+        "print(FollowUp.objects.filter(match_id=r.json()['id']).count())\n",
+        DATABASE_URL=f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        CELERY_BROKER_URL="redis://127.0.0.1:1/0",
+        CELERY_TASK_ALWAYS_EAGER="0",
+        DEBUG="0",
+        SECRET_KEY="k" * 50,
+        ALLOWED_HOSTS="testserver",
+    )
+    assert result.returncode == 0, result.stderr
+    status, followups = result.stdout.strip().splitlines()[-2:]
+    assert (status, followups) == ("201", "1")
+    assert "could not publish com" in result.stderr
+
+
+def test_the_admin_login_answers_503_when_the_database_is_down():
+    result = run_app(
+        "from django.test import Client\n"
+        "r = Client(raise_request_exception=False).post(\n"
+        "    '/admin/login/', {'username': 'sam', 'password': 'x'})\n"
+        "print(r.status_code, r['Content-Type'], r.get('Retry-After'))\n",
+        DATABASE_URL="postgres://postgres@127.0.0.1:1/nowhere",
+        DB_CONNECT_TIMEOUT="2",
+        DEBUG="0",
+        SECRET_KEY="k" * 50,
+        ALLOWED_HOSTS="testserver",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "503 application/problem+json 2"

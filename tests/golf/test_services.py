@@ -152,6 +152,7 @@ def test_com_opponents_play_on_commit_to_the_end(alice, django_capture_on_commit
             creator=alice,
             rules={"holes": 1},
             seats=[{"type": "com", "level": "easy"}, {"type": "com", "level": "normal"}],
+            spectate=True,
         )
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED

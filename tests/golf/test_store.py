@@ -144,6 +144,7 @@ def finished(alice, django_capture_on_commit_callbacks):
             creator=alice,
             rules={"holes": 2},
             seats=[{"type": "com"}, {"type": "com", "level": "easy"}],
+            spectate=True,
         )
     match.refresh_from_db()
     assert match.ended
@@ -163,7 +164,8 @@ def test_verify_passes_a_sound_finished_match(finished, duel):
 @pytest.mark.django_db
 def test_verify_reports_a_tampered_payload(finished):
     tamper(
-        "UPDATE golf_matchevent SET payload = jsonb_set(payload, '{card}', '\"KS\"') "
+        "UPDATE golf_matchevent SET payload = jsonb_set(payload, '{card}', "
+        "CASE WHEN payload->>'card' = 'KS' THEN '\"QS\"' ELSE '\"KS\"' END::jsonb) "
         "WHERE match_id = %s AND type = 'card_drawn' AND seq = "
         "(SELECT min(seq) FROM golf_matchevent WHERE match_id = %s AND type = 'card_drawn')",
         [finished.id, finished.id],
@@ -185,28 +187,113 @@ def test_verify_reports_a_tampered_hash_and_a_gap(finished):
     assert code == 1 and "sequence gap: expected #7, found #8" in out
 
 
-@pytest.mark.django_db
-def test_verify_reports_a_deal_the_seed_does_not_give(finished):
-    # a forger rewrites a deal and recomputes the whole hash chain: only the seed can tell
+def forge(match, change, *, unkeyed_chain=False):
+    """Rewrite ``match``'s log as a database superuser can (the trigger bypassed), calling
+    ``change(row)`` on every row, then recompute the unkeyed chain with the public function:
+    what a forger without the chain key can do."""
     from golf.store import event_hash, genesis_hash
 
-    rows = load_events(finished)
-    deal = next(r for r in rows if r.type == "hole_dealt")
-    payload = dict(deal.payload)
-    payload["stock"] = list(reversed(payload["stock"]))
-    previous = genesis_hash(finished.id)
+    if unkeyed_chain:  # make it an older match, whose chain has no key
+        Match.objects.filter(pk=match.pk).update(chain_key_id="")
+    previous = genesis_hash(match.id)
     with connection.cursor() as cursor:
-        # an attacker with superuser rights bypasses the trigger
         cursor.execute("SET LOCAL session_replication_role = replica")
-        for row in rows:
-            data = payload if row.pk == deal.pk else row.payload
-            digest = event_hash(previous, row.seq, row.type, row.version, data, row.actor)
-            MatchEvent.objects.filter(pk=row.pk).update(payload=data, hash=digest)
-            previous = digest
+        for row in load_events(match):
+            change(row)
+            row.hash = event_hash(previous, row.seq, row.type, row.version, row.payload, row.actor)
+            previous = row.hash
+            MatchEvent.objects.filter(pk=row.pk).update(
+                payload=row.payload, actor=row.actor, created_at=row.created_at, hash=row.hash
+            )
+        Match.objects.filter(pk=match.pk).update(last_hash=previous)
         cursor.execute("SET LOCAL session_replication_role = origin")
+
+
+@pytest.mark.django_db
+def test_verify_reports_a_deal_the_seed_does_not_give_even_in_an_unkeyed_chain(finished):
+    def reverse_the_stock(row):
+        if row.type == "hole_dealt" and row.payload["hole"] == 1:
+            row.payload = {**row.payload, "stock": list(reversed(row.payload["stock"]))}
+
+    forge(finished, reverse_the_stock, unkeyed_chain=True)
+    code, out = verify(str(finished.id))
+    assert code == 1 and "hash mismatch" not in out  # the forged unkeyed chain holds
+    assert "#2 hole_dealt is not what the rules give" in out
+    assert "an unkeyed chain" in out
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("unkeyed_chain", [False, True])
+def test_verify_recomputes_scores_totals_and_winners(finished, unkeyed_chain):
+    def rewrite_results(row):
+        if row.type == "hole_scored":
+            row.payload = {**row.payload, "scores": [0] * len(row.payload["scores"])}
+        if row.type == "match_finished":
+            row.payload = {**row.payload, "winners": [1]}
+
+    forge(finished, rewrite_results, unkeyed_chain=unkeyed_chain)
     code, out = verify(str(finished.id))
     assert code == 1
-    assert "hole_dealt of hole 1 is not what the seed gives" in out or "replay fails" in out
+    assert "hole_scored is not what the rules give" in out
+    assert ("hash mismatch" in out) is not unkeyed_chain  # the keyed chain tells at once
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("field", ["created_at", "actor"])
+def test_a_keyed_chain_covers_timestamps_and_actors(finished, field):
+    from datetime import timedelta
+
+    def change(row):
+        if row.seq == 4:
+            if field == "created_at":
+                row.created_at -= timedelta(hours=1)
+            else:
+                row.actor = "user:999"
+
+    forge(finished, change)
+    code, out = verify(str(finished.id))
+    assert code == 1 and "hash mismatch at #4" in out
+
+
+@pytest.mark.django_db
+def test_a_rotated_out_key_still_verifies_and_an_unknown_one_is_reported(finished, settings):
+    Match.objects.filter(pk=finished.pk).update(chain_key_id="t1")
+    finished.refresh_from_db()
+    code, out = verify(str(finished.id))  # t1 is known but was not used: every hash differs
+    assert code == 1 and "hash mismatch at #1" in out
+    settings.EVENT_CHAIN_KEYS = {"t9": b"9" * 32}
+    code, out = verify(str(finished.id))
+    assert code == 1 and "cannot check the chain: chain key 't1' is not configured" in out
+
+
+@pytest.mark.django_db
+def test_verify_reports_deleted_events_at_the_end_too(finished):
+    last = load_events(finished)[-1].seq
+    tamper("DELETE FROM golf_matchevent WHERE match_id = %s AND seq = %s", [finished.id, last])
+    code, out = verify(str(finished.id))
+    assert code == 1
+    assert f"the match row says version {last}, the log ends at #{last - 1}" in out
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_event_log_refuses_truncate(finished):
+    from django.db import DatabaseError, transaction
+
+    with (
+        pytest.raises(DatabaseError, match="append-only"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute("SET LOCAL golf.allow_truncate = 'off'")  # as the service's sessions
+        cursor.execute("TRUNCATE golf_matchevent CASCADE")
+    assert load_events(finished)
+
+
+@pytest.mark.django_db
+def test_verify_reports_a_truncated_log(finished):
+    tamper("DELETE FROM golf_matchevent WHERE match_id = %s", [finished.id])
+    code, out = verify(str(finished.id))
+    assert code == 1 and "no events" in out and "the log ends at #0" in out
 
 
 @pytest.mark.django_db

@@ -97,3 +97,40 @@ def test_the_sweeper_plays_timed_out_turns_and_has_a_command(alice, bob):
     call_command("sweep_matches", "--older-than", "0", stdout=out)
     assert f"{match.id} at version {match.version}: timer re-enqueued" in out.getvalue()
     assert any(e.actor == "timer" for e in events_of(match))
+
+
+def test_a_followup_waits_in_the_outbox_until_the_broker_takes_it(alice, monkeypatch):
+    """The broker is away when the match is created: the write stands, the COM's turn is
+    kept in the outbox, and the sweeper publishes it once the broker is back."""
+    from datetime import timedelta
+
+    from kombu.exceptions import OperationalError
+
+    from golf import tasks
+    from golf.models import FollowUp
+
+    def broker_away(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to the broker")
+
+    sent = []
+    monkeypatch.setattr(tasks, "_eager", lambda: False)
+    monkeypatch.setattr(tasks.play_com_turn, "apply_async", broker_away)
+    match = match_create(creator=alice, seats=[{"type": "me"}, {"type": "com"}])
+    row = FollowUp.objects.get(match=match)
+    assert (row.version, row.kind, row.queue) == (match.version, "com", "interactive")
+    assert tasks.publish(row) is False  # logged, not raised
+
+    monkeypatch.setattr(tasks.play_com_turn, "apply_async", lambda **kw: sent.append(kw))
+    assert tasks.republish_due() == []  # not due yet
+    FollowUp.objects.update(next_attempt_at=timezone.now() - timedelta(seconds=1))
+    assert [f.pk for f in tasks.republish_due()] == [row.pk]
+    assert sent == [
+        {"args": (str(match.id), match.version), "queue": "interactive", "countdown": None}
+    ]
+    row.refresh_from_db()
+    assert row.attempts == 1 and row.next_attempt_at > timezone.now()
+
+    # the task runs: the COM's move is written and the follow-up of that version is gone
+    assert com_move(str(match.id), match.version) is True
+    assert not FollowUp.objects.filter(match=match, version=match.version).exists()
+    assert com_move(str(match.id), match.version) is False  # a second copy does nothing

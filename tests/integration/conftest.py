@@ -53,6 +53,7 @@ class Worker:
                 "config",
                 "worker",
                 "--pool=prefork",
+                "--queues=interactive,background",
                 "--concurrency=2",
                 "--loglevel=INFO",
                 "--without-gossip",
@@ -87,20 +88,24 @@ class Worker:
                 self.kill()
 
 
+def purge_queues() -> None:
+    with app.connection_for_write() as conn:
+        for queue in (settings.INTERACTIVE_QUEUE, settings.BACKGROUND_QUEUE):
+            conn.default_channel.queue_purge(queue)
+
+
 @pytest.fixture
 def live_worker(transactional_db):
     """Tasks go through Redis to a separate worker process (not eager) for this test."""
     app.conf.task_always_eager = False
-    with app.connection_for_write() as conn:
-        conn.default_channel.queue_purge("celery")
+    purge_queues()
     worker = Worker()
     worker.start()
     try:
         yield worker
     finally:
         worker.stop()
-        with app.connection_for_write() as conn:
-            conn.default_channel.queue_purge("celery")
+        purge_queues()
         app.conf.task_always_eager = True
 
 

@@ -88,6 +88,7 @@ def test_a_killed_worker_loses_no_move(live_worker, alice_user):
         creator=alice_user,
         rules={"holes": 2},
         seats=[{"type": "com"}, {"type": "com", "level": "easy"}],
+        spectate=True,  # COMs playing each other: the background queue
     )
     wait_until(lambda: Match.objects.get(pk=match.pk).version > 15, what="the COMs to play")
     live_worker.kill()  # mid-match, tasks in flight are lost

@@ -1,0 +1,70 @@
+"""Answers Django would otherwise give as HTML pages, or as a 500, in problem+json."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+from api.problems import DatabaseUnavailable, plain_problem
+
+logger = logging.getLogger(__name__)
+
+MAX_URL_LENGTH = 2048  # path and query string
+MAX_HEADER_LENGTH = 8192  # any one header's value
+MAX_HEADERS_LENGTH = 32768  # all headers' values together
+
+
+class ProblemMiddleware:
+    """Outermost guard of every request (API, admin, docs):
+
+    - a URL or headers longer than any client of this service sends is refused before
+      anything reads them (414, 431);
+    - a database that cannot be reached is a 503 with ``Retry-After`` everywhere, the admin
+      included, like the API's own answer;
+    - under ``/api/`` an error that escapes a view is a problem document, in every mode.
+
+    The server in front (gunicorn or uvicorn, see docs/security.md) is configured to pass
+    requests up to a larger size, so that these limits, not its HTML pages, answer.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if len(request.get_full_path()) > MAX_URL_LENGTH:
+            return plain_problem(
+                414, "uri_too_long", "URI too long", f"URLs are at most {MAX_URL_LENGTH} bytes"
+            )
+        headers = [v for k, v in request.META.items() if k.startswith("HTTP_")]
+        if (
+            any(len(v) > MAX_HEADER_LENGTH for v in headers)
+            or sum(map(len, headers)) > MAX_HEADERS_LENGTH
+        ):
+            return plain_problem(
+                431,
+                "headers_too_large",
+                "Request headers too large",
+                f"a header is at most {MAX_HEADER_LENGTH} bytes, all of them {MAX_HEADERS_LENGTH}",
+            )
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> Any:
+        if isinstance(exception, DatabaseUnavailable):
+            logger.warning("database unavailable: %s", type(exception).__name__)
+            response: JsonResponse = plain_problem(
+                503,
+                "service_unavailable",
+                "Service unavailable",
+                "the service is briefly unavailable; retry shortly",
+            )
+            response["Retry-After"] = "2"
+            return response
+        if request.path.startswith("/api/"):
+            logger.exception("unhandled error in %s %s", request.method, request.path)
+            return plain_problem(
+                500, "server_error", "Server error", "an unexpected error occurred"
+            )
+        return None

@@ -1,0 +1,55 @@
+"""The JSON request parser: strict about what it accepts, so that nothing below it meets
+a document it cannot handle."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.conf import settings
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import JSONParser
+
+MAX_DEPTH = 32  # no request of this API nests deeper than a handful of levels
+
+
+def check_document(value: Any) -> None:
+    """Refuse a parsed document nested deeper than ``MAX_DEPTH``, or holding a string that
+    is not Unicode text (JSON's ``\\ud800`` escapes can spell lone surrogates, which cannot
+    be encoded, stored or compared). Iterative: no recursion, whatever the input."""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ParseError("the JSON holds a string that is not valid Unicode") from None
+        elif isinstance(item, dict | list):
+            if depth >= MAX_DEPTH:
+                raise ParseError(f"the JSON nests deeper than {MAX_DEPTH} levels")
+            children = [*item.keys(), *item.values()] if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+
+
+def _refuse_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+class StrictJSONParser(JSONParser):
+    """JSON bodies nested at most ``MAX_DEPTH`` levels, with valid Unicode strings only."""
+
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+        encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
+        try:
+            text = stream.read().decode(encoding)
+        except UnicodeDecodeError:
+            raise ParseError(f"the body is not valid {encoding}") from None
+        try:
+            data = json.loads(text, parse_constant=_refuse_constant)
+        except RecursionError:  # nested beyond what the parser itself can follow
+            raise ParseError(f"the JSON nests deeper than {MAX_DEPTH} levels") from None
+        except ValueError as exc:
+            raise ParseError(f"malformed JSON: {exc}") from None
+        check_document(data)
+        return data

@@ -1,0 +1,341 @@
+"""What a hostile user and a careless operator broke (the second hardening round), each
+fixed with a test that failed before the fix."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test import Client, override_settings
+from rest_framework.test import APIClient
+from rest_framework.throttling import SimpleRateThrottle
+
+from accounts import guard
+from golf.models import FollowUp, Match
+from tests.api.conftest import assert_problem
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def clean_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """The guard's clock, moved by hand."""
+    now = [1_000_000.0]
+    monkeypatch.setattr(guard.time, "time", lambda: now[0])
+    return now
+
+
+def log_in(client, username, password, **headers):
+    return client.post(
+        "/api/auth/token", {"username": username, "password": password}, format="json", **headers
+    )
+
+
+# --- 1. throttles and forged X-Forwarded-For ---------------------------------------------------
+def test_forged_forwarded_addresses_do_not_help_guessing_one_accounts_password(anon, users):
+    answers = [
+        log_in(anon, "alice", f"guess-{n}", HTTP_X_FORWARDED_FOR=f"10.0.0.{n}").status_code
+        for n in range(60)
+    ]
+    free = guard.ACCOUNT_FREE_FAILURES
+    assert answers[: free - 1] == [401] * (free - 1)
+    assert set(answers[free - 1 :]) == {429}
+    # locked: even the right password waits
+    body = assert_problem(log_in(anon, "alice", "pw-alice-123"), 429, "login_locked")
+    assert "retry in" in body["detail"]
+
+
+def test_the_delay_grows_with_every_failure_and_a_success_clears_it(anon, users, clock):
+    for _ in range(guard.ACCOUNT_FREE_FAILURES):
+        log_in(anon, "alice", "wrong")
+    first = int(log_in(anon, "alice", "pw-alice-123")["Retry-After"])
+    assert first == guard.FIRST_DELAY
+    clock[0] += first
+    assert log_in(anon, "alice", "wrong").status_code == 429  # one more failure...
+    second = int(log_in(anon, "alice", "pw-alice-123")["Retry-After"])
+    assert second == 2 * guard.FIRST_DELAY  # ...doubles the wait
+    clock[0] += second
+    assert log_in(anon, "alice", "pw-alice-123").status_code == 200
+    assert log_in(anon, "alice", "wrong").status_code == 401  # the count starts again
+
+
+def test_one_address_trying_many_accounts_is_slowed_down(anon, users):
+    for n in range(guard.ADDRESS_FREE_FAILURES):
+        log_in(anon, f"nobody-{n}", "wrong")
+    assert_problem(log_in(anon, "bob", "pw-bob-123"), 429, "login_locked")
+    # another address is not affected
+    other = APIClient(REMOTE_ADDR="192.0.2.7")
+    assert log_in(other, "bob", "pw-bob-123").status_code == 200
+
+
+def tighten(monkeypatch, **rates):
+    rates = {**SimpleRateThrottle.THROTTLE_RATES, **rates}
+    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
+
+
+def test_anonymous_reads_are_throttled_by_address_not_header(anon, monkeypatch):
+    tighten(monkeypatch, anon="3/min")
+    answers = [
+        anon.get("/api/rulesets", HTTP_X_FORWARDED_FOR=f"10.1.0.{n}").status_code for n in range(4)
+    ]
+    assert answers == [200, 200, 200, 429]
+
+
+def test_registrations_are_throttled_by_address_not_header(anon, monkeypatch):
+    tighten(monkeypatch, auth="3/min")
+    answers = [
+        anon.post(
+            "/api/accounts/register",
+            {"username": f"new{n}", "password": "correct-horse-battery"},
+            format="json",
+            HTTP_X_FORWARDED_FOR=f"10.2.0.{n}",
+        ).status_code
+        for n in range(4)
+    ]
+    assert answers == [201, 201, 201, 429]
+
+
+def test_forwarded_addresses_count_only_behind_the_configured_proxies(rf):
+    request = rf.get("/", REMOTE_ADDR="10.9.9.9", HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.5")
+    with override_settings(NUM_PROXIES=0):
+        assert guard.client_address(request) == "10.9.9.9"
+    with override_settings(NUM_PROXIES=1):
+        assert guard.client_address(request) == "203.0.113.5"  # what our proxy saw
+    with override_settings(NUM_PROXIES=2):
+        assert guard.client_address(request) == "6.6.6.6"
+
+
+def test_the_admin_login_is_guarded_too(users):
+    client = Client()
+    for n in range(30):
+        client.post("/admin/login/?next=/admin/", {"username": "sam", "password": f"no-{n}"})
+    response = client.post(
+        "/admin/login/?next=/admin/", {"username": "sam", "password": "pw-sam-123"}
+    )
+    assert response.status_code == 200  # the form again, not the redirect of a log-in
+    assert "_auth_user_id" not in client.session
+
+
+# --- 4. what one account may start -------------------------------------------------------------
+def test_an_account_has_a_bounded_number_of_matches_with_coms(alice, settings):
+    settings.MAX_UNFINISHED_COM_MATCHES = 2
+    body = {"seats": [{"type": "me"}, {"type": "com", "level": "hard"}]}
+    for _ in range(2):
+        assert alice.post("/api/matches", body, format="json").status_code == 201
+    assert_problem(alice.post("/api/matches", body, format="json"), 409, "too_many_matches")
+    # a match against a person is still possible
+    duel = {"seats": [{"type": "me"}, {"type": "open"}]}
+    assert alice.post("/api/matches", duel, format="json").status_code == 201
+
+
+def test_holes_cannot_be_made_endless(alice):
+    body = {"seats": [{"type": "me"}, {"type": "com"}], "rules": {"max_turns": 10000}}
+    problem = assert_problem(
+        alice.post("/api/matches", body, format="json"), 400, "validation_error"
+    )
+    assert "rules.max_turns" in problem["errors"]
+
+
+def test_the_creator_may_abort_a_match_no_one_else_has_joined(alice, bob):
+    created = alice.post(
+        "/api/matches", {"seats": [{"type": "me"}, {"type": "com"}]}, format="json"
+    ).json()
+    assert_problem(
+        bob.post(f"/api/matches/{created['id']}/abort", {}, format="json"), 403, "permission_denied"
+    )
+    aborted = alice.post(f"/api/matches/{created['id']}/abort", {}, format="json")
+    assert aborted.status_code == 200 and aborted.json()["status"] == "aborted"
+
+
+def test_the_creator_may_not_abort_once_another_person_has_joined(alice, duel):
+    problem = assert_problem(
+        alice.post(f"/api/matches/{duel}/abort", {}, format="json"), 403, "permission_denied"
+    )
+    assert "no one else has joined" in problem["detail"]
+
+
+def test_com_turns_of_a_com_only_match_go_to_the_background_queue(
+    alice, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=False):
+        spectated = alice.post(
+            "/api/matches",
+            {"spectate": True, "seats": [{"type": "com"}, {"type": "com", "level": "hard"}]},
+            format="json",
+        ).json()
+        played = alice.post(
+            "/api/matches", {"seats": [{"type": "me"}, {"type": "com"}]}, format="json"
+        ).json()
+    assert FollowUp.objects.get(match_id=spectated["id"]).queue == "background"
+    assert FollowUp.objects.get(match_id=played["id"]).queue == "interactive"
+
+
+# --- 6. inputs that gave 500 -----------------------------------------------------------------
+def register(client, username):
+    return client.post(
+        "/api/accounts/register",
+        {"username": username, "password": "correct-horse-battery"},
+        format="json",
+    )
+
+
+@pytest.mark.parametrize(
+    "twin", ["\uff42\uff4f\uff42\uff11", "\uff22\uff2f\uff22\uff11", "BOB1", "Bob1"]
+)
+def test_a_username_is_taken_in_every_case_and_width(anon, twin):
+    assert register(anon, "bob1").status_code == 201
+    assert_problem(register(anon, twin), 400, "username_taken")
+
+
+def test_any_spelling_of_a_username_logs_in(anon):
+    assert register(anon, "Grace").status_code == 201
+    assert (
+        log_in(anon, "\uff27\uff32\uff21\uff23\uff25", "correct-horse-battery").status_code == 200
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_parallel_registrations_of_one_name_make_one_account():
+    answers: list[int] = []
+
+    def attempt(name: str) -> None:
+        try:
+            answers.append(register(APIClient(), name).status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=attempt, args=(n,)) for n in ["zed", "ZED"] * 10]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(answers) == [201] + [400] * 19
+
+
+def test_a_lone_surrogate_in_a_body_is_a_clear_400(alice, duel):
+    response = alice.post(
+        f"/api/matches/{duel}/actions", '{"type": "\\ud800"}', content_type="application/json"
+    )
+    assert_problem(response, 400, "malformed_request")
+
+
+@pytest.mark.parametrize("depth", [40, 1000, 30_000])
+def test_deeply_nested_json_is_a_clear_400_anywhere(anon, depth):
+    body = "[" * depth + "]" * depth
+    response = anon.post("/api/accounts/register", body, content_type="application/json")
+    assert_problem(response, 400, "malformed_request")
+
+
+def test_the_preset_inside_the_rules_is_a_clear_400(alice):
+    response = alice.post(
+        "/api/matches",
+        {"seats": [{"type": "me"}, {"type": "com"}], "rules": {"preset": "nine-card"}},
+        format="json",
+    )
+    assert "rules.preset" in assert_problem(response, 400, "invalid_rules")["errors"]
+
+
+def test_oversized_urls_and_headers_are_refused_as_problems(alice):
+    assert_problem(alice.get("/api/matches?q=" + "a" * 3000), 414, "uri_too_long")
+    assert_problem(alice.get("/api/me", HTTP_X_JUNK="j" * 9000), 431, "headers_too_large")
+
+
+@pytest.mark.parametrize("path", ["/api/", "/api", "/api/matches/123", "/api/nothing/here"])
+def test_every_unknown_api_path_is_a_problem_even_in_development(alice, path):
+    with override_settings(DEBUG=True):
+        assert_problem(alice.get(path), 404, "not_found")
+
+
+# --- 7. smaller things -------------------------------------------------------------------------
+def test_bearer_tokens_are_accepted_as_well(users):
+    from rest_framework.authtoken.models import Token
+
+    key = Token.objects.create(user=users["alice"]).key
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
+    assert client.get("/api/me").json()["username"] == "alice"
+
+
+def test_a_hint_on_an_ended_match_says_it_has_ended(alice, staff, duel):
+    assert staff.post(f"/api/matches/{duel}/abort", {}, format="json").status_code == 200
+    assert_problem(alice.get(f"/api/matches/{duel}/hint"), 409, "match_not_active")
+
+
+def test_a_match_without_my_seat_needs_spectate(alice):
+    coms = [{"type": "com"}, {"type": "com"}]
+    problem = assert_problem(
+        alice.post("/api/matches", {"seats": coms}, format="json"), 400, "validation_error"
+    )
+    assert "spectate" in problem["detail"]
+    watched = alice.post("/api/matches", {"seats": coms, "spectate": True}, format="json")
+    assert watched.status_code == 201 and watched.json()["your_seat"] is None
+
+
+def test_the_match_list_shows_mine_and_open_lobbies_and_everything_only_to_staff(
+    alice, bob, carol, staff
+):
+    private = bob.post("/api/matches", {"seats": [{"type": "me"}, {"type": "com"}]}, format="json")
+    lobby = bob.post("/api/matches", {"seats": [{"type": "me"}, {"type": "open"}]}, format="json")
+    mine = alice.post("/api/matches", {"seats": [{"type": "me"}, {"type": "com"}]}, format="json")
+    ids = {m["id"] for m in alice.get("/api/matches").json()["results"]}
+    assert ids == {mine.json()["id"], lobby.json()["id"]}
+    ids = {m["id"] for m in alice.get("/api/matches", {"mine": "true"}).json()["results"]}
+    assert ids == {mine.json()["id"]}
+    assert_problem(alice.get("/api/matches", {"all": "true"}), 403, "permission_denied")
+    ids = {m["id"] for m in staff.get("/api/matches", {"all": "true"}).json()["results"]}
+    assert ids == {private.json()["id"], lobby.json()["id"], mine.json()["id"]}
+
+
+def test_action_response_examples_are_not_request_bodies(alice):
+    schema = alice.get("/api/schema/?format=json").json()
+    operation = schema["paths"]["/api/matches/{match_id}/actions"]["post"]
+    requests = operation["requestBody"]["content"]["application/json"].get("examples", {})
+    responses = operation["responses"]["200"]["content"]["application/json"]["examples"]
+    request_values = [json.dumps(e["value"], sort_keys=True) for e in requests.values()]
+    assert request_values
+    for example in responses.values():
+        assert json.dumps(example["value"], sort_keys=True) not in request_values
+        assert {"version", "events", "view"} <= set(example["value"])
+
+
+def test_staff_see_no_hidden_card_or_seed_in_the_admin_until_the_match_ends(users, duel, staff):
+    admin = Client()
+    admin.force_login(users["staff"])
+    match = Match.objects.get(pk=duel)
+    started, dealt = match.events.get(type="match_started"), match.events.get(type="hole_dealt")
+    seed = started.payload["seed"]
+
+    def page(event) -> str:
+        return admin.get(f"/admin/golf/matchevent/{event.pk}/change/").content.decode()
+
+    assert seed not in page(started)
+    assert "&quot;stock&quot;: null" in page(dealt)
+    assert staff.post(f"/api/matches/{duel}/abort", {}, format="json").status_code == 200
+    assert seed in page(started)
+    assert f"&quot;{dealt.payload['stock'][0]}&quot;" in page(dealt)
+
+
+def test_redoc_loads_nothing_from_another_host(anon):
+    page = anon.get("/api/redoc/").content.decode()
+    assert "fonts.googleapis" not in page and "https://" not in page
+
+
+def test_a_match_with_undo_is_flagged_as_practice_everywhere(alice):
+    created = alice.post(
+        "/api/matches", {"seats": [{"type": "me"}, {"type": "com"}], "undo": True}, format="json"
+    ).json()
+    plain = alice.post("/api/matches", {"seats": [{"type": "me"}, {"type": "com"}]}, format="json")
+    assert created["practice"] is True and plain.json()["practice"] is False
+    listed = {m["id"]: m["practice"] for m in alice.get("/api/matches").json()["results"]}
+    assert listed == {created["id"]: True, plain.json()["id"]: False}
+    assert alice.get(f"/api/matches/{created['id']}").json()["practice"] is True
