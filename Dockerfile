@@ -1,4 +1,4 @@
-# The application image: the API (gunicorn), the Celery worker and beat all run from it.
+# The application image: the API (uvicorn), the Celery workers and beat all run from it.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -21,4 +21,5 @@ RUN mkdir -p /app/var \
 
 USER golf
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi", "--config", "config/gunicorn.py", "--bind", "0.0.0.0:8000", "--workers", "4", "--threads", "4"]
+ENV HOST=0.0.0.0 PORT=8000 WEB_PROCESSES=4
+CMD ["python", "-m", "config.serve"]

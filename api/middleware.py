@@ -26,8 +26,8 @@ class ProblemMiddleware:
       included, like the API's own answer;
     - under ``/api/`` an error that escapes a view is a problem document, in every mode.
 
-    The server in front (gunicorn or uvicorn, see docs/security.md) is configured to pass
-    requests up to a larger size, so that these limits, not its HTML pages, answer.
+    The server in front (uvicorn, config/serve.py) passes requests beyond these sizes
+    through, so that these limits, not the server's own pages, answer.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:

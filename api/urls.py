@@ -16,6 +16,7 @@ urlpatterns = [
     path("matches/<uuid:match_id>/actions", views.ActionView.as_view(), name="actions"),
     path("matches/<uuid:match_id>/hint", views.HintView.as_view(), name="hint"),
     path("matches/<uuid:match_id>/events", views.EventsView.as_view(), name="events"),
+    path("matches/<uuid:match_id>/stream", views.StreamView.as_view(), name="stream"),
     path("matches/<uuid:match_id>/states/<int:version>", views.StateView.as_view(), name="state"),
     path("matches/<uuid:match_id>/audit", views.AuditView.as_view(), name="audit"),
     path("matches/<uuid:match_id>/export", views.ExportView.as_view(), name="export"),

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
 from django.db import IntegrityError, transaction
 from django.http import StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
@@ -17,12 +21,14 @@ from rest_framework import status
 from rest_framework.authtoken.models import Token
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import guard
 from accounts.models import canonical_username
+from api import push
 from api import serializers as s
 from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem
 from golf import errors, selectors, services
@@ -617,7 +623,11 @@ class EventsView(APIView):
         wait = WAIT.read(request)
         match = selectors.get_match(match_id)
         if wait and match.version <= after and not match.ended:
-            wait_for_version(match.id, after, wait)
+            note = _push_note(request, match, "events", after=after, limit=limit, wait=wait)
+            if push.under_router(request):  # the router waits, on its event loop
+                return Response(note, headers={push.NOTE_HEADER: "1"})
+            with _admitted(request):
+                wait_for_version(match.id, after, wait)
             match = selectors.get_match(match_id)
         events = selectors.events_for(match, request.user, after=after, limit=limit)
         next_after = events[-1]["seq"] if events else after
@@ -629,6 +639,116 @@ class EventsView(APIView):
                 "has_more": next_after < match.version,
             }
         )
+
+
+def _push_note(request: Request, match: Match, kind: str, **what: Any) -> dict[str, Any]:
+    """What the router (api/push.py) is to wait for, as whom."""
+    return {
+        "kind": kind,
+        "match": str(match.id),
+        "seat": selectors.seat_index_for(match, request.user),
+        "account": request.user.pk,
+        **what,
+    }
+
+
+@contextlib.contextmanager
+def _admitted(request: Request) -> Iterator[None]:
+    try:
+        with push.admission.enter(request.user.pk):
+            yield
+    except push.TooManyWaiters as exc:
+        raise ApiProblem(
+            429,
+            "too_many_waiters",
+            "Too many waiting requests",
+            str(exc),
+            headers={"Retry-After": str(settings.PUSH_RETRY_AFTER_SECONDS)},
+        ) from None
+
+
+class EventStreamRenderer(JSONRenderer):
+    """Lets a client that asks for an event stream through content negotiation (a problem
+    is still written as JSON)."""
+
+    media_type = push.SSE
+    format = "sse"
+
+
+class NDJSONRenderer(JSONRenderer):
+    media_type = push.NDJSON
+    format = "ndjson"
+
+
+LAST_EVENT_ID = re.compile(r"^[0-9]{1,10}$")
+SSE_EVENT = {  # one Server-Sent Event of the stream
+    "type": "object",
+    "properties": {
+        "id": {"type": "string", "description": "the event's sequence number"},
+        "data": {"type": "string", "description": "the event as JSON, as in the events list"},
+        "retry": {"type": "integer", "description": "milliseconds before reconnecting"},
+    },
+}
+
+
+class StreamView(APIView):
+    renderer_classes = [EventStreamRenderer, NDJSONRenderer, JSONRenderer]
+
+    @extend_schema(
+        tags=["history"],
+        summary="The events as they happen (Server-Sent Events or NDJSON)",
+        description=(
+            "A stream of the events after `after` (or the `Last-Event-ID` header, which a "
+            "browser's `EventSource` sends when it reconnects), as you may see them, each as "
+            "soon as it is committed. As Server-Sent Events (`text/event-stream`, the "
+            "default): one `id:` (the event's sequence number) and one `data:` line (the event "
+            "as in the events list) per event, and a `: keep-alive` comment when nothing "
+            "happened for a while. With `Accept: application/x-ndjson`: one JSON event per "
+            "line, and an empty line to keep alive. The stream ends when the match has ended "
+            "and after at most five minutes: reconnect with the last id; a match that has "
+            "ended with nothing after that id answers 204, which stops `EventSource`."
+        ),
+        parameters=[
+            AFTER.schema(),
+            OpenApiParameter(
+                "Last-Event-ID",
+                {"type": "string", "pattern": LAST_EVENT_ID.pattern},
+                OpenApiParameter.HEADER,
+                description="resume after this event (takes precedence over `after`)",
+            ),
+        ],
+        responses={
+            (200, push.SSE): OpenApiResponse(SSE_EVENT, description="the event stream"),
+            (200, push.NDJSON): OpenApiResponse(OpenApiTypes.STR, description="one event a line"),
+            204: OpenApiResponse(description="the match has ended and nothing follows"),
+            **problems(400, 401, 404, 429),
+        },
+    )
+    def get(self, request: Request, match_id: str) -> HttpResponseBase:
+        last_id = request.headers.get("Last-Event-ID")
+        if last_id is not None and not LAST_EVENT_ID.fullmatch(last_id.strip()):
+            raise invalid_field("Last-Event-ID", "Last-Event-ID must be an event id", "digits")
+        after = AFTER.read(request)  # checked even when the header takes precedence
+        if last_id is not None:
+            after = int(last_id)
+        match = selectors.get_match(match_id)
+        if match.ended and after >= match.version:
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        media_type = push.NDJSON if request.accepted_renderer.format == "ndjson" else push.SSE
+        note = _push_note(request, match, "stream", after=after, media_type=media_type)
+        if push.under_router(request):  # the router streams, on its event loop
+            return Response(note, headers={push.NOTE_HEADER: "1"})
+        admitted = _admitted(request)
+        admitted.__enter__()
+
+        def chunks() -> Iterator[bytes]:
+            with contextlib.ExitStack() as stack:
+                stack.push(admitted)
+                yield from push.blocking_stream(note)
+
+        response = StreamingHttpResponse(chunks(), content_type=f"{media_type}; charset=utf-8")
+        response["Cache-Control"] = "no-cache"
+        return response
 
 
 class StateView(APIView):

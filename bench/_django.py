@@ -71,8 +71,11 @@ def _configure(database_url: str, broker_url: str, eager: bool, fresh: bool) -> 
         exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
         if not exists:
             conn.execute(f'CREATE DATABASE "{name}"')
-    # the benchmark and the processes it starts share one key of the event chain
+    # the benchmark and the processes it starts share one key of the event chain; its
+    # accounts own many matches
     os.environ.setdefault("EVENT_CHAIN_KEYS", "bench:" + "b" * 64)
+    os.environ.setdefault("MAX_UNFINISHED_MATCHES", "1000000")
+    os.environ.setdefault("MAX_UNFINISHED_COM_MATCHES", "1000000")
     os.environ.update(
         DJANGO_SETTINGS_MODULE="config.settings",
         DEBUG="1",
@@ -109,5 +112,12 @@ def service_env(**extra: str) -> dict[str, str]:
 
 
 def venv_command(name: str) -> str:
-    """A console script installed beside this interpreter (gunicorn, celery)."""
+    """A console script installed beside this interpreter (celery)."""
     return str(Path(sys.executable).parent / name)
+
+
+def server_command(port: int, processes: int = 2) -> tuple[list[str], dict[str, str]]:
+    """The command and environment additions that serve the application as `make run`
+    does (``python -m config.serve``: uvicorn) on loopback ``port``."""
+    env = {"PORT": str(port), "HOST": "127.0.0.1", "WEB_PROCESSES": str(processes)}
+    return [venv_command("python"), "-m", "config.serve"], {**env, "ACCESS_LOG": "0"}

@@ -1,10 +1,11 @@
-"""Action endpoint throughput against the framework's floor, through gunicorn and PostgreSQL.
+"""Action endpoint throughput against the framework's floor, through the server and PostgreSQL.
 
     .venv/bin/python bench/api.py [--clients 8] [--seconds 15] [--workers 2]
 
-Starts gunicorn on a free loopback port against its own database (``golf_bench``) on
-embedded PostgreSQL and Redis under ``var/bench`` (see ``bench/_django.py``), then
-drives, in the same run and with the same number of concurrent keep-alive clients:
+Starts the server as `make run` does (uvicorn, ``config/serve.py``) on a free loopback
+port against its own database (``golf_bench``) on embedded PostgreSQL and Redis under
+``var/bench`` (see ``bench/_django.py``), then drives, in the same run and with the
+same number of concurrent keep-alive clients:
 
 1. the floor: ``GET /api/me``, a trivial token-authenticated DRF endpoint;
 2. ``POST /api/matches/{id}/actions``: each client plays both seats of its own
@@ -18,12 +19,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import threading
 import time
 
-from _django import ROOT, service_env, setup, venv_command
+from _django import ROOT, server_command, service_env, setup
 from _http import Api, free_port, percentile, wait_for_port
 
 
@@ -82,23 +84,9 @@ def main() -> None:
         connection.close()
 
         port = free_port()
-        env = service_env(THROTTLE_USER="1000000/min", THROTTLE_ACTIONS="1000000/min")
-        server = subprocess.Popen(
-            [
-                venv_command("gunicorn"),
-                "config.wsgi",
-                "--bind",
-                f"127.0.0.1:{port}",
-                "--workers",
-                str(args.workers),
-                "--threads",
-                "4",
-                "--log-level",
-                "warning",
-            ],
-            cwd=ROOT,
-            env=env,
-        )
+        command, serving = server_command(port, args.workers)
+        env = service_env(THROTTLE_USER="1000000/min", THROTTLE_ACTIONS="1000000/min", **serving)
+        server = subprocess.Popen(command, cwd=ROOT, env=env)
         try:
             wait_for_port(port)
 
@@ -146,7 +134,7 @@ def main() -> None:
 
     print(
         f"{args.clients} clients, {args.seconds:.0f} s each, "
-        f"gunicorn {args.workers} workers x 4 threads"
+        f"uvicorn {args.workers} processes x {os.environ.get('WEB_THREADS', 8)} threads"
     )
     print(line("floor GET /api/me", floor_rps, floor_lat, floor_err))
     print(line("POST actions     ", act_rps, act_lat, act_err))

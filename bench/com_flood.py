@@ -26,6 +26,8 @@ import time
 
 from _django import ROOT, service_env, setup, venv_command
 
+FLOOD_MATCHES = 5  # as many COM matches as an account may have (MAX_UNFINISHED_COM_MATCHES)
+
 
 def start_workers(shared: bool) -> list[subprocess.Popen[bytes]]:
     env = service_env(COM_MOVE_DELAY_MS="0")
@@ -109,7 +111,7 @@ def main() -> None:
                     seats=[{"type": "com", "level": "hard"}] * 6,
                     spectate=True,
                 )
-                for _ in range(settings.MAX_UNFINISHED_COM_MATCHES)
+                for _ in range(FLOOD_MATCHES)
             ]
             time.sleep(2)  # the flood is under way
             flooded = com_replies(args.samples)

@@ -2,14 +2,15 @@
 
     .venv/bin/python bench/load.py [--matches 40] [--clients 8] [--seconds 60] [--faults]
 
-Starts gunicorn (2 workers x 4 threads) and a Celery worker (with beat, for the stall
-sweeper) on loopback, against a fresh database of its own (``golf_load``) on embedded
-PostgreSQL and Redis under ``var/bench`` (see ``bench/_django.py``). Creates
-``--matches`` matches through the API, each one human against 1-3 COMs, and plays them
-with ``--clients`` concurrent clients: a client acts for the human of any of its matches
-whose turn it is (a random legal action, with ``If-Match`` and an ``Idempotency-Key``,
-retried after a failure) and long-polls when none is. COM turns run on the worker.
-Bounded: the run stops when every match has ended or after ``--seconds``.
+Starts the server as `make run` does (uvicorn, 2 processes) and a Celery worker (with
+beat, for the stall sweeper) on loopback, against a fresh database of its own
+(``golf_load``) on embedded PostgreSQL and Redis under ``var/bench`` (see
+``bench/_django.py``). Creates ``--matches`` matches through the API, each one human
+against 1-3 COMs, and plays them with ``--clients`` concurrent clients: a client acts
+for the human of any of its matches whose turn it is (a random legal action, with
+``If-Match`` and an ``Idempotency-Key``, retried after a failure) and long-polls when none
+is. COM turns run on the worker. Bounded: the run stops when every match has ended or
+after ``--seconds``.
 
 With ``--faults``, a third of the way in the worker is killed (SIGKILL, with its pool
 and beat processes) and a new one started, and half way in the embedded PostgreSQL is
@@ -40,7 +41,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from _django import ROOT, embedded_postgres, service_env, setup, venv_command
+from _django import ROOT, embedded_postgres, server_command, service_env, setup, venv_command
 from _http import Api, free_port, percentile, wait_for_port
 
 DATABASE = "golf_load"
@@ -78,7 +79,7 @@ class Outage:
 
 
 class Stack:
-    """gunicorn and a Celery worker on the benchmark's database."""
+    """The server and a Celery worker on the benchmark's database."""
 
     def __init__(self, port: int) -> None:
         self.port = port
@@ -87,18 +88,12 @@ class Stack:
             THROTTLE_ACTIONS="1000000/min",
             COM_STALL_SECONDS="5",
             SWEEP_INTERVAL_SECONDS="5",
-            MAX_UNFINISHED_MATCHES="1000000",  # one client owns many matches here
-            MAX_UNFINISHED_COM_MATCHES="1000000",
         )
         self.logs = Path(ROOT, "var", "bench-load")
         self.logs.mkdir(parents=True, exist_ok=True)
-        self.server = self.start(
-            [
-                *(venv_command("gunicorn"), "config.wsgi", "--bind", f"127.0.0.1:{port}"),
-                *("--workers", "2", "--threads", "4", "--log-level", "warning"),
-            ],
-            "gunicorn",
-        )
+        command, serving = server_command(port)
+        self.env.update(serving)
+        self.server = self.start(command, "server")
         self.worker = self.start_worker()
 
     def start(self, args: list[str], name: str) -> subprocess.Popen[bytes]:
@@ -297,7 +292,7 @@ def main() -> None:
     other = [e for e in stats.errors if not outage.covers(e[0])]
     print(
         f"{args.matches} matches ({finished} finished) created in {create_seconds:.1f} s; "
-        f"{args.clients} clients for {elapsed:.1f} s; gunicorn 2x4, 1 worker x 2"
+        f"{args.clients} clients for {elapsed:.1f} s; uvicorn x 2, 1 worker x 2"
     )
     print(
         f"human actions: {len(lat)} ({len(lat) / elapsed:.1f}/s), "

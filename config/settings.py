@@ -94,12 +94,23 @@ _database_url = require(
 )
 if not _database_url.startswith(("postgres://", "postgresql://")):
     raise ImproperlyConfigured("DATABASE_URL must be a postgres:// URL: PostgreSQL is the store")
+# Each process keeps a pool of connections (psycopg's): under ASGI every request's
+# synchronous part runs on a thread of its own, so per-thread persistent connections
+# would pile up; a pool bounds a process's connections at DB_POOL_MAX.
+# DB_POOL_MAX=0 turns the pool off (persistent per-thread connections, for WSGI servers).
+_pool_max = env_int("DB_POOL_MAX", 12)
 DATABASES = {
     "default": dj_database_url.parse(
-        _database_url, conn_max_age=env_int("DB_CONN_MAX_AGE", 60), conn_health_checks=True
+        _database_url, conn_max_age=0 if _pool_max else 60, conn_health_checks=not _pool_max
     )
 }
 DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = env_int("DB_CONNECT_TIMEOUT", 5)
+if _pool_max:
+    DATABASES["default"]["OPTIONS"]["pool"] = {
+        "min_size": min(env_int("DB_POOL_MIN", 1), _pool_max),
+        "max_size": _pool_max,
+        "timeout": env_int("DB_POOL_TIMEOUT", 10),
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -235,6 +246,17 @@ EVENT_CHAIN_KEYS = parse_chain_keys(
     or ("dev:" + "00" * 32 if DEBUG else require("EVENT_CHAIN_KEYS", None, CHAIN_KEYS_HELP))
 )
 EVENT_CHAIN_KEY_ID = next(iter(EVENT_CHAIN_KEYS))
+
+# --- Waiting readers (api/push.py) ----------------------------------------------------------
+PUSH_MAX_PER_ACCOUNT = env_int("PUSH_MAX_PER_ACCOUNT", 10)  # waits and streams, per process
+PUSH_MAX_PER_PROCESS = env_int("PUSH_MAX_PER_PROCESS", 5000)
+PUSH_STREAM_MAX_SECONDS = env_int("PUSH_STREAM_MAX_SECONDS", 300)
+PUSH_HEARTBEAT_SECONDS = env_int("PUSH_HEARTBEAT_SECONDS", 15)
+PUSH_RETRY_AFTER_SECONDS = env_int("PUSH_RETRY_AFTER_SECONDS", 5)
+PUSH_LISTENER_IDLE_SECONDS = env_int("PUSH_LISTENER_IDLE_SECONDS", 60)
+# threads for Django's synchronous views, and for the waiting readers' database reads
+WEB_THREADS = env_int("WEB_THREADS", 8)
+PUSH_THREADS = env_int("PUSH_THREADS", 4)
 
 # --- Game service ---------------------------------------------------------------------------
 COM_MOVE_DELAY_MS = env_int("COM_MOVE_DELAY_MS", 0)

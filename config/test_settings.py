@@ -34,3 +34,4 @@ REST_FRAMEWORK = {
     **REST_FRAMEWORK,  # noqa: F405
     "DEFAULT_THROTTLE_RATES": dict.fromkeys(("anon", "user", "auth", "actions"), "10000/min"),
 }
+PUSH_LISTENER_IDLE_SECONDS = 0  # every test's event loop is its own: close at once

@@ -83,7 +83,13 @@ def events_for(
     match: Match, user: AbstractBaseUser | None, *, after: int = 0, limit: int = 100
 ) -> list[dict[str, Any]]:
     """Events after ``after`` as the caller may see them, at most ``limit``."""
-    seat = seat_index_for(match, user)
+    return events_of_seat(match, seat_index_for(match, user), after=after, limit=limit)
+
+
+def events_of_seat(
+    match: Match, seat: int | None, *, after: int = 0, limit: int = 100
+) -> list[dict[str, Any]]:
+    """Events after ``after`` as ``seat`` (``None``: a spectator) may see them."""
     rows = MatchEvent.objects.filter(match=match, seq__gt=after).order_by("seq")[:limit]
     return [event_json(row, seat, match.ended) for row in rows]
 

@@ -38,10 +38,8 @@ def _on_signal(signum: int, frame: object) -> None:
 
 
 def _processes(env: dict[str, str], var: Path) -> dict[str, list[str]]:
-    bind = f"{env['HOST']}:{env['PORT']}"
     return {
-        "api": [str(BIN / "gunicorn"), "config.wsgi", "--config", "config/gunicorn.py",
-                "--bind", bind, "--workers", "2", "--threads", "4"],
+        "api": [str(BIN / "python"), "-m", "config.serve"],
         "worker": [str(BIN / "celery"), "-A", "config", "worker", "--loglevel=INFO",
                    "--queues=interactive", "--concurrency=2", "--hostname=interactive@%h",
                    "--without-gossip", "--without-mingle"],

@@ -128,10 +128,11 @@ class Scanner:
             "list": client.get("/api/matches", {"mine": "true" if seat is not None else "false"}),
             "events": client.get(f"{base}/events", {"limit": 500}),
             "export": client.get(f"{base}/export"),
+            "stream": client.get(f"{base}/stream", HTTP_ACCEPT="application/x-ndjson"),
             "hint": client.get(f"{base}/hint"),
             "audit": client.get(f"{base}/audit"),
         }
-        for what in ("match", "list", "events", "export"):
+        for what in ("match", "list", "events", "export", "stream"):
             assert responses[what].status_code == 200, (what, responses[what].content)
         if seat is None:
             assert responses["hint"].status_code == 403
@@ -158,6 +159,7 @@ class Scanner:
         logs = {
             "events": json.loads(bodies["events"])["events"],
             "export": [json.loads(line) for line in bodies["export"].splitlines()],
+            "stream": [json.loads(line) for line in bodies["stream"].splitlines() if line],
         }
         for what, log in logs.items():
             assert len(log) == state.version, what
@@ -203,7 +205,8 @@ def random_match(
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("number", range(MATCHES))
-def test_no_response_shows_a_card_its_reader_may_not_see(number, django_user_model):
+def test_no_response_shows_a_card_its_reader_may_not_see(number, django_user_model, settings):
+    settings.PUSH_STREAM_MAX_SECONDS = 0  # a stream sends what there is, then ends
     rng = random.Random(f"leak-scan-{number}")
     users = [
         django_user_model.objects.create_user(f"player{i}", password="pw-player-123")

@@ -39,8 +39,12 @@ def test_app_services_are_wired_to_db_and_redis(compose, name):
 
 def test_commands_start_the_right_processes(compose):
     services = compose["services"]
-    assert services["web"]["command"][:2] == ["gunicorn", "config.wsgi"]
+    assert services["web"]["command"] == ["python", "-m", "config.serve"]
+    assert services["web"]["environment"]["HOST"] == "0.0.0.0"  # reachable from outside
+    assert services["web"]["environment"]["SECRET_KEY"]  # and the app's settings too
     assert services["worker"]["command"][:4] == ["celery", "-A", "config", "worker"]
+    assert "--queues=interactive" in services["worker"]["command"]
+    assert "--queues=background" in services["worker-background"]["command"]
     assert services["beat"]["command"][:4] == ["celery", "-A", "config", "beat"]
     assert services["web"]["ports"] == ["8000:8000"]
 

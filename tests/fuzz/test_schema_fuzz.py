@@ -57,7 +57,7 @@ rejection.expected_statuses = [*rejection.expected_statuses, "414", "431"]
 
 
 @pytest.fixture
-def wsgi_calls(db, monkeypatch):
+def wsgi_calls(db, monkeypatch, settings):
     """Let requests through the WSGI handler run inside the test's transaction."""
     # The handler closes the database connection after every request; the test's
     # transaction lives on that connection, so keep it open.
@@ -70,6 +70,7 @@ def wsgi_calls(db, monkeypatch):
         return real_wait(match_id, after, min(timeout, 0.05))
 
     monkeypatch.setattr(api.views, "wait_for_version", brief_wait)
+    settings.PUSH_STREAM_MAX_SECONDS = 0  # a stream sends what there is, then ends
     yield
     signals.request_started.connect(close_old_connections)
     signals.request_finished.connect(close_old_connections)

@@ -1,0 +1,324 @@
+"""Long-polls and event streams that cost no thread while they wait.
+
+The service runs as one ASGI application (``config/asgi.py``): Django's synchronous
+views run on a small thread pool, and :class:`PushRouter` sits in front of them. For the
+two waiting endpoints (``GET /api/matches/{id}/events`` and ``.../stream``) the request
+still goes through Django and DRF first, so authentication, throttles, validation and
+errors are the ordinary ones; when the view finds that the reader must wait, it answers
+the router with a private note (what to wait for, as whom) instead of blocking. The
+router then waits on the event loop, woken by the process's one listening connection
+(:class:`golf.notify.Listener`), and reads the events it sends (redacted for the reader,
+as the events list is) on the thread pool, a query at a time.
+
+Without the router (a WSGI server, Django's test client) the same views wait the
+blocking way, on their own thread: the same answers, more expensive.
+
+Limits: at most ``PUSH_MAX_PER_ACCOUNT`` waits and streams of one account and
+``PUSH_MAX_PER_PROCESS`` in all at once per process (beyond, ``429 too_many_waiters``
+with ``Retry-After``); a stream ends after ``PUSH_STREAM_MAX_SECONDS`` and the client
+resumes from its last event (``Last-Event-ID``); a stream of an ended match ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+import threading
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from django.conf import settings
+from django.db import connection
+from rest_framework.renderers import JSONRenderer
+
+from api.problems import problem_body
+from golf import selectors
+from golf.models import Match
+from golf.notify import listener, wait_for_version
+
+PUSH_PATH = re.compile(r"^/api/matches/[0-9a-fA-F-]{36}/(?:events|stream)$")
+NOTE_HEADER = "X-Golf-Push-Note"  # private: between the views and the router only
+SSE = "text/event-stream"
+NDJSON = "application/x-ndjson"
+HEARTBEAT = {SSE: b": keep-alive\n\n", NDJSON: b"\n"}
+T = TypeVar("T")
+
+
+# --- what the views share with the router ---------------------------------------------------
+def under_router(request: Any) -> bool:
+    """Whether the router serves this request (a mark no client can set)."""
+    return bool(request.META.get("asgi.scope", {}).get("golf.push"))
+
+
+def event_chunk(event: dict[str, Any], media_type: str) -> bytes:
+    data = json.dumps(event, separators=(",", ":"), ensure_ascii=False)
+    if media_type == NDJSON:
+        return (data + "\n").encode()
+    return f"id: {event['seq']}\ndata: {data}\n\n".encode()
+
+
+def events_page(match_id: str, seat: int | None, after: int, limit: int) -> dict[str, Any]:
+    """The events list's body: the events after ``after`` as ``seat`` may see them."""
+    match = Match.objects.only("id", "version", "status").get(pk=match_id)
+    events = selectors.events_of_seat(match, seat, after=after, limit=limit)
+    next_after = events[-1]["seq"] if events else after
+    return {
+        "events": events,
+        "version": match.version,
+        "next_after": next_after,
+        "has_more": next_after < match.version,
+        "ended": match.ended,
+    }
+
+
+def match_version(match_id: str) -> int:
+    return Match.objects.filter(pk=match_id).values_list("version", flat=True).first() or 0
+
+
+# --- limits -------------------------------------------------------------------------------------
+class TooManyWaiters(Exception):
+    pass
+
+
+class Admission:
+    """Counts this process's waits and streams, in all and per account."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._per_account: dict[object, int] = {}
+        self._total = 0
+
+    @contextlib.contextmanager
+    def enter(self, account: object) -> Iterator[None]:
+        with self._lock:
+            if self._total >= settings.PUSH_MAX_PER_PROCESS:
+                raise TooManyWaiters("this server holds as many waiting readers as it may")
+            if self._per_account.get(account, 0) >= settings.PUSH_MAX_PER_ACCOUNT:
+                raise TooManyWaiters(
+                    f"at most {settings.PUSH_MAX_PER_ACCOUNT} waits and streams at once per account"
+                )
+            self._total += 1
+            self._per_account[account] = self._per_account.get(account, 0) + 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._total -= 1
+                left = self._per_account[account] - 1
+                if left:
+                    self._per_account[account] = left
+                else:
+                    del self._per_account[account]
+
+
+admission = Admission()
+
+
+def too_many_waiters_body(exc: TooManyWaiters) -> dict[str, Any]:
+    return problem_body(429, "too_many_waiters", "Too many waiting requests", str(exc))
+
+
+# --- the blocking way (no router) -------------------------------------------------------------
+def blocking_stream(note: dict[str, Any]) -> Iterator[bytes]:
+    """A stream served by a thread of its own (a WSGI server, tests)."""
+    deadline = time.monotonic() + settings.PUSH_STREAM_MAX_SECONDS
+    after = note["after"]
+    while True:
+        page = events_page(note["match"], note["seat"], after, 500)
+        for event in page["events"]:
+            yield event_chunk(event, note["media_type"])
+            after = event["seq"]
+        if page["has_more"]:
+            continue
+        remaining = deadline - time.monotonic()
+        if page["ended"] or remaining <= 0:
+            return
+        if (
+            wait_for_version(note["match"], after, min(remaining, settings.PUSH_HEARTBEAT_SECONDS))
+            <= after
+        ):
+            yield HEARTBEAT[note["media_type"]]
+
+
+# --- the router ---------------------------------------------------------------------------------
+class PushRouter:
+    """ASGI middleware in front of the synchronous application (see the module's doc)."""
+
+    def __init__(self, app: Callable[..., Any], threads: int) -> None:
+        self.app = app
+        self.executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="push")
+        # readers woken together for the same events share one read of them
+        self._reads: dict[tuple[Any, ...], asyncio.Future[dict[str, Any]]] = {}
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or not PUSH_PATH.match(scope["path"]):
+            await self.app(scope, receive, send)
+            return
+        start: dict[str, Any] | None = None
+        body = bytearray()
+
+        async def capture(message: dict[str, Any]) -> None:
+            nonlocal start
+            if message["type"] == "http.response.start" and _note_in(message["headers"]):
+                start = message
+            elif start is not None and message["type"] == "http.response.body":
+                body.extend(message.get("body", b""))
+            else:
+                await send(message)
+
+        await self.app({**scope, "golf.push": True}, receive, capture)
+        if start is not None:
+            await self._serve(json.loads(body), _headers_of(start), receive, send)
+
+    async def _sync(self, function: Callable[..., T], *args: Any) -> T:
+        """``function`` on the thread pool, its database connection given back after."""
+
+        def call() -> T:
+            try:
+                return function(*args)
+            finally:
+                connection.close()
+
+        return await asyncio.get_running_loop().run_in_executor(self.executor, call)
+
+    async def _serve(
+        self, note: dict[str, Any], headers: list[tuple[bytes, bytes]], receive: Any, send: Any
+    ) -> None:
+        try:
+            with admission.enter(note["account"]):
+                async with _until_disconnect(receive):
+                    if note["kind"] == "events":
+                        await self._long_poll(note, headers, send)
+                    else:
+                        await self._stream(note, headers, send)
+        except TooManyWaiters as exc:
+            content = JSONRenderer().render(too_many_waiters_body(exc))
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 429,
+                    "headers": [
+                        *headers,
+                        (b"content-type", b"application/problem+json"),
+                        (b"retry-after", str(settings.PUSH_RETRY_AFTER_SECONDS).encode()),
+                        (b"content-length", str(len(content)).encode()),
+                    ],
+                }
+            )
+            await send({"type": "http.response.body", "body": content})
+
+    async def _page(self, note: dict[str, Any], after: int, limit: int) -> dict[str, Any]:
+        """The events after ``after`` as the note's seat sees them; one database read for
+        every reader of that match, seat and place that asks at the same moment."""
+        key = (note["match"], note["seat"], after, limit)
+        shared = self._reads.get(key)
+        if shared is None:
+            shared = asyncio.ensure_future(
+                self._sync(events_page, note["match"], note["seat"], after, limit)
+            )
+            self._reads[key] = shared
+            shared.add_done_callback(lambda _: self._reads.pop(key, None))
+        return dict(await asyncio.shield(shared))
+
+    async def _wait(self, note: dict[str, Any], after: int, timeout: float) -> int:
+        match_id = note["match"]
+        return await listener().wait(
+            match_id, after, timeout, lambda: self._sync(match_version, match_id)
+        )
+
+    async def _long_poll(self, note: dict[str, Any], headers: list[Any], send: Any) -> None:
+        await self._wait(note, note["after"], note["wait"])
+        page = await self._page(note, note["after"], note["limit"])
+        del page["ended"]
+        content = JSONRenderer().render(page)
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [
+                    *headers,
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(content)).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": content})
+
+    async def _stream(self, note: dict[str, Any], headers: list[Any], send: Any) -> None:
+        media_type = note["media_type"]
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [
+                    *headers,
+                    (b"content-type", f"{media_type}; charset=utf-8".encode()),
+                    (b"cache-control", b"no-cache"),
+                    (b"x-accel-buffering", b"no"),
+                ],
+            }
+        )
+        async for chunk in self._chunks(note):
+            await send({"type": "http.response.body", "body": chunk, "more_body": True})
+        await send({"type": "http.response.body", "body": b""})
+
+    async def _chunks(self, note: dict[str, Any]) -> AsyncIterator[bytes]:
+        media_type = note["media_type"]
+        if media_type == SSE:
+            yield b"retry: 1000\n\n"  # how soon a browser reconnects
+        deadline = time.monotonic() + settings.PUSH_STREAM_MAX_SECONDS
+        after = note["after"]
+        while True:
+            page = await self._page(note, after, 500)
+            for event in page["events"]:
+                yield event_chunk(event, media_type)
+                after = event["seq"]
+            if page["has_more"]:
+                continue
+            remaining = deadline - time.monotonic()
+            if page["ended"] or remaining <= 0:
+                return
+            if (
+                await self._wait(note, after, min(remaining, settings.PUSH_HEARTBEAT_SECONDS))
+                <= after
+            ):
+                yield HEARTBEAT[media_type]
+
+
+def _note_in(headers: list[tuple[bytes, bytes]]) -> bool:
+    return any(name.lower() == NOTE_HEADER.lower().encode() for name, _ in headers)
+
+
+def _headers_of(start: dict[str, Any]) -> list[tuple[bytes, bytes]]:
+    """The view's headers (set by every middleware), less the note's own."""
+    dropped = {NOTE_HEADER.lower().encode(), b"content-type", b"content-length"}
+    return [(k, v) for k, v in start["headers"] if k.lower() not in dropped]
+
+
+@contextlib.asynccontextmanager
+async def _until_disconnect(receive: Any) -> AsyncIterator[None]:
+    """Run the body until it ends or the client goes away (then it is cancelled)."""
+    task = asyncio.current_task()
+    assert task is not None
+    gone = False
+
+    async def watch() -> None:
+        nonlocal gone
+        while (await receive())["type"] != "http.disconnect":
+            pass
+        gone = True
+        task.cancel()
+
+    watcher = asyncio.get_running_loop().create_task(watch())
+    try:
+        yield
+    except asyncio.CancelledError:
+        if not gone:
+            raise
+        task.uncancel()
+    finally:
+        watcher.cancel()

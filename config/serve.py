@@ -1,0 +1,40 @@
+"""Serve the application: ``python -m config.serve`` (what `make run`, the image and the
+benchmarks start).
+
+uvicorn with ``WEB_PROCESSES`` worker processes (default 2) on ``HOST``:``PORT``, serving
+``config.asgi:application``. Its own proxy-header handling is off: the client's address
+is read by the application, from ``NUM_PROXIES`` trusted proxies only (docs/security.md).
+The open-file limit is raised to its maximum, since every waiting client holds a socket.
+"""
+
+from __future__ import annotations
+
+import resource
+
+import uvicorn
+
+from config.env import env_bool, env_int, env_str
+
+
+def main() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    uvicorn.run(
+        "config.asgi:application",
+        host=env_str("HOST", "127.0.0.1") or "127.0.0.1",
+        port=env_int("PORT", 8000),
+        workers=env_int("WEB_PROCESSES", 2),
+        loop="uvloop",
+        http="httptools",
+        lifespan="off",
+        proxy_headers=False,
+        server_header=False,
+        timeout_graceful_shutdown=5,
+        access_log=env_bool("ACCESS_LOG", default=True),
+        log_level=(env_str("LOG_LEVEL", "info") or "info").lower(),
+    )
+
+
+if __name__ == "__main__":
+    main()

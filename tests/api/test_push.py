@@ -1,0 +1,276 @@
+"""Long-polls and event streams through the ASGI application, as uvicorn serves it.
+
+The requests go to ``config.asgi.application`` in this process; the database is the test
+database, with real commits (a waiting reader is woken by PostgreSQL's notification).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from django.db import connections
+from rest_framework.authtoken.models import Token
+
+from golf import services
+from golf.models import Match
+from golf.notify import listener
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(scope="module")
+def app():
+    from config.asgi import application
+
+    return application
+
+
+@dataclass
+class Reply:
+    """One request in flight: its status and headers, then its body as it comes."""
+
+    task: asyncio.Task[None] | None = None
+    status: int = 0
+    headers: dict[str, str] = field(default_factory=dict)
+    chunks: asyncio.Queue[bytes | None] = field(default_factory=asyncio.Queue)
+    started: asyncio.Event = field(default_factory=asyncio.Event)
+    gone: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def body(self, timeout: float = 10) -> bytes:
+        """Everything until the end of the response."""
+        parts = []
+        while (part := await asyncio.wait_for(self.chunks.get(), timeout)) is not None:
+            parts.append(part)
+        return b"".join(parts)
+
+    async def disconnect(self) -> None:
+        self.gone.set()
+        assert self.task is not None
+        await asyncio.wait_for(self.task, 10)
+
+
+async def get(app: Any, path: str, token: str, query=None, **headers: str) -> Reply:
+    """Start ``GET path`` and return once its status line has come."""
+    reply = Reply()
+    raw = [(b"authorization", f"Token {token}".encode())]
+    raw += [(k.replace("_", "-").lower().encode(), v.encode()) for k, v in headers.items()]
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": urlencode(query or {}).encode(),
+        "root_path": "",
+        "headers": [(b"host", b"testserver"), *raw],
+        "client": ("127.0.0.1", 40000),
+        "server": ("testserver", 80),
+    }
+    sent_request = False
+
+    async def receive():
+        nonlocal sent_request
+        if not sent_request:
+            sent_request = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await reply.gone.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(message):
+        if message["type"] == "http.response.start":
+            reply.status = message["status"]
+            reply.headers = {k.decode(): v.decode() for k, v in message["headers"]}
+            reply.started.set()
+        else:
+            if message.get("body"):
+                await reply.chunks.put(message["body"])
+            if not message.get("more_body"):
+                await reply.chunks.put(None)
+
+    reply.task = asyncio.get_running_loop().create_task(app(scope, receive, send))
+    await asyncio.wait_for(reply.started.wait(), 15)
+    return reply
+
+
+def sse_ids(text: str) -> list[int]:
+    return [int(line[4:]) for line in text.splitlines() if line.startswith("id: ")]
+
+
+@pytest.fixture
+def duel(users):
+    match = services.match_create(creator=users["alice"], seats=[{"type": "me"}, {"type": "open"}])
+    services.match_join(match_id=match.id, user=users["bob"])
+    tokens = {name: Token.objects.create(user=users[name]).key for name in ("alice", "bob")}
+    return str(match.id), tokens
+
+
+def flip(users, match_id, who, position):
+    services.match_act(
+        match_id=match_id, user=users[who], action={"type": "reveal", "position": position}
+    )
+    connections.close_all()
+
+
+def run(coroutine_function):
+    """Run an async test body on one event loop, closing the loop's listener after."""
+
+    async def body():
+        try:
+            return await coroutine_function()
+        finally:
+            await listener().close()
+
+    return async_to_sync(body)()
+
+
+def test_a_stream_resumes_after_its_last_event_with_no_gap_or_repeat(app, users, duel, settings):
+    match_id, tokens = duel
+    settings.PUSH_STREAM_MAX_SECONDS = 2  # the stream ends and the client reconnects
+    path = f"/api/matches/{match_id}/stream"
+    act = sync_to_async(flip)
+
+    async def body() -> list[int]:
+        first = await get(app, path, tokens["bob"])
+        assert first.status == 200
+        assert first.headers["content-type"].startswith("text/event-stream")
+        await act(users, match_id, "alice", 0)
+        seen = sse_ids((await first.body()).decode())
+        second = await get(app, path, tokens["bob"], Last_Event_ID=str(seen[-1]))
+        await act(users, match_id, "alice", 1)
+        await act(users, match_id, "bob", 0)
+        seen += sse_ids((await second.body()).decode())
+        return seen
+
+    seen = run(body)
+    assert seen == list(range(1, len(seen) + 1)) and len(seen) == 5  # 2 at the start + 3
+
+
+def test_a_stream_shows_a_player_only_what_their_seat_may_see(app, users, duel):
+    match_id, tokens = duel
+
+    async def body() -> list[dict[str, Any]]:
+        reply = await get(
+            app, f"/api/matches/{match_id}/stream", tokens["bob"], Accept="application/x-ndjson"
+        )
+        await sync_to_async(flip)(users, match_id, "alice", 3)
+        lines: list[dict[str, Any]] = []
+        while len(lines) < 3:
+            chunk = await asyncio.wait_for(reply.chunks.get(), 10)
+            lines += [json.loads(line) for line in chunk.decode().splitlines() if line]
+        await reply.disconnect()
+        return lines
+
+    started, dealt, flipped = run(body)
+    assert started["data"]["seed"] is None
+    assert dealt["data"]["grids"] == [[None] * 6, [None] * 6] and dealt["data"]["stock"] is None
+    assert flipped["data"]["card"]  # a flip is public
+
+
+def test_a_long_poll_wakes_on_commit_and_sends_the_views_headers(app, users, duel):
+    match_id, tokens = duel
+    version = Match.objects.get(pk=match_id).version
+
+    async def body() -> tuple[Reply, float, dict[str, Any]]:
+        started = time.monotonic()
+        waiting = asyncio.get_running_loop().create_task(
+            get(
+                app,
+                f"/api/matches/{match_id}/events",
+                tokens["bob"],
+                {"after": version, "wait": 20},
+            )
+        )
+        await asyncio.sleep(0.5)
+        assert not waiting.done()
+        await sync_to_async(flip)(users, match_id, "alice", 0)
+        reply = await waiting
+        page = json.loads(await reply.body())
+        return reply, time.monotonic() - started, page
+
+    reply, seconds, page = run(body)
+    assert reply.status == 200 and seconds < 5
+    assert [e["seq"] for e in page["events"]] == [version + 1]
+    assert reply.headers["content-type"] == "application/json"
+    assert reply.headers["x-content-type-options"] == "nosniff"  # the middleware's headers
+    assert not any("push" in name for name in reply.headers)  # the private note stays inside
+
+
+def test_an_account_may_hold_only_so_many_waits(app, users, duel, settings):
+    match_id, tokens = duel
+    settings.PUSH_MAX_PER_ACCOUNT = 2
+    version = Match.objects.get(pk=match_id).version
+    path = f"/api/matches/{match_id}/events"
+
+    async def body() -> tuple[Reply, list[int]]:
+        loop = asyncio.get_running_loop()
+        held = [
+            loop.create_task(get(app, path, tokens["bob"], {"after": version, "wait": 20}))
+            for _ in range(2)
+        ]
+        await asyncio.sleep(0.5)
+        refused = await get(app, path, tokens["bob"], {"after": version, "wait": 20})
+        other = await get(app, f"/api/matches/{match_id}/stream", tokens["alice"])
+        assert other.status == 200  # another account is not refused
+        await other.disconnect()
+        await sync_to_async(flip)(users, match_id, "alice", 0)
+        statuses = [(await task).status for task in held]
+        return refused, statuses
+
+    refused, statuses = run(body)
+    assert refused.status == 429 and refused.headers["retry-after"] == "5"
+    assert refused.headers["content-type"] == "application/problem+json"
+    assert statuses == [200, 200]
+
+
+def test_waiters_are_released_when_the_match_is_aborted(app, users, duel):
+    match_id, tokens = duel
+    version = Match.objects.get(pk=match_id).version
+
+    async def body() -> tuple[float, dict[str, Any], bytes]:
+        loop = asyncio.get_running_loop()
+        poll = loop.create_task(
+            get(
+                app,
+                f"/api/matches/{match_id}/events",
+                tokens["bob"],
+                {"after": version, "wait": 25},
+            )
+        )
+        stream = await get(
+            app, f"/api/matches/{match_id}/stream", tokens["bob"], {"after": version}
+        )
+        await asyncio.sleep(0.3)
+        started = time.monotonic()
+        await sync_to_async(services.match_abort)(match_id=match_id, user=users["staff"])
+        page = json.loads(await (await poll).body())
+        streamed = await stream.body()
+        return time.monotonic() - started, page, streamed
+
+    seconds, page, streamed = run(body)
+    assert seconds < 5
+    assert [e["type"] for e in page["events"]] == ["match_aborted"]
+    assert b'"type":"match_aborted"' in streamed  # and then the stream ended
+
+
+def test_a_stream_of_an_ended_match_with_nothing_new_answers_204(app, users, duel):
+    match_id, tokens = duel
+    services.match_abort(match_id=match_id, user=users["staff"])
+    version = Match.objects.get(pk=match_id).version
+
+    async def body() -> int:
+        reply = await get(
+            app, f"/api/matches/{match_id}/stream", tokens["bob"], Last_Event_ID=str(version)
+        )
+        await reply.body()
+        return reply.status
+
+    assert run(body) == 204
