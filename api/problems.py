@@ -21,8 +21,8 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from golf import errors as service_errors
-from golf.engine import IllegalActionError, MalformedActionError, RulesError
+from golf import IllegalActionError, MalformedActionError, RulesError
+from matches import errors as service_errors
 
 logger = logging.getLogger(__name__)
 

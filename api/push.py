@@ -7,7 +7,7 @@ still goes through Django and DRF first, so authentication, throttles, validatio
 errors are the ordinary ones; when the view finds that the reader must wait, it answers
 the router with a private note (what to wait for, as whom) instead of blocking. The
 router then waits on the event loop, woken by the process's one listening connection
-(:class:`golf.notify.Listener`), and reads the events it sends (redacted for the reader,
+(:class:`matches.notify.Listener`), and reads the events it sends (redacted for the reader,
 as the events list is) on the thread pool, a query at a time.
 
 Without the router (a WSGI server, Django's test client) the same views wait the
@@ -36,9 +36,9 @@ from django.db import connection
 from rest_framework.renderers import JSONRenderer
 
 from api.problems import problem_body
-from golf import selectors
-from golf.models import Match
-from golf.notify import listener, wait_for_version
+from matches import selectors
+from matches.models import Match
+from matches.notify import listener, wait_for_version
 
 PUSH_PATH = re.compile(r"^/api/matches/[0-9a-fA-F-]{36}/(?:events|stream)$")
 NOTE_HEADER = "X-Golf-Push-Note"  # private: between the views and the router only

@@ -6,8 +6,8 @@ from django.contrib.auth import get_user_model, password_validation
 from drf_spectacular.utils import OpenApiExample, PolymorphicProxySerializer
 from rest_framework import serializers
 
-from golf.engine import PRESETS
-from golf.models import ComLevel, MatchStatus
+from golf import PRESETS
+from matches.models import ComLevel, MatchStatus
 
 
 def card_field(**kwargs: object) -> serializers.CharField:

@@ -31,13 +31,13 @@ from accounts.models import canonical_username
 from api import push
 from api import serializers as s
 from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem
-from golf import errors, selectors, services
-from golf.engine import PRESETS, Rules, view_for
-from golf.engine.com.hint import hint
-from golf.engine.rules import FIELD_NAMES, OPTION_DOCS
-from golf.models import Match, MatchStatus
-from golf.notify import wait_for_version
-from golf.store import load_state, state_at
+from golf import PRESETS, Rules, view_for
+from golf.com.hint import hint
+from golf.rules import FIELD_NAMES, OPTION_DOCS
+from matches import errors, selectors, services
+from matches.models import Match, MatchStatus
+from matches.notify import wait_for_version
+from matches.store import load_state, state_at
 
 MAX_WAIT_SECONDS = 30
 MAX_EVENT_PAGE = 500

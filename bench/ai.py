@@ -24,8 +24,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from golf.engine.arena import print_summary, run_arena, summary
-from golf.engine.rules import Rules
+from golf.arena import print_summary, run_arena, summary
+from golf.rules import Rules
 
 
 def table(preset: str, entries: list[str], holes: int, seed: int, jobs: int) -> dict[str, Any]:

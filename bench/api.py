@@ -65,7 +65,7 @@ def main() -> None:
         from django.db import connection
         from rest_framework.authtoken.models import Token
 
-        from golf.services import match_create, match_join
+        from matches.services import match_create, match_join
 
         User = get_user_model()
         run = time.time_ns()

@@ -57,11 +57,11 @@ def main() -> None:
         from django.contrib.auth import get_user_model
 
         from config.celery import app
-        from golf.engine import legal_actions
-        from golf.models import Match
-        from golf.notify import wait_for_version
-        from golf.services import match_abort, match_act, match_create
-        from golf.store import load_state
+        from golf import legal_actions
+        from matches.models import Match
+        from matches.notify import wait_for_version
+        from matches.services import match_abort, match_act, match_create
+        from matches.store import load_state
 
         with app.connection_for_write() as conn:
             for queue in (settings.INTERACTIVE_QUEUE, settings.BACKGROUND_QUEUE):

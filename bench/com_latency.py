@@ -32,10 +32,10 @@ def main() -> None:
         from django.contrib.auth import get_user_model
 
         from config.celery import app
-        from golf.engine import legal_actions
-        from golf.notify import wait_for_version
-        from golf.services import match_act, match_create
-        from golf.store import load_state
+        from golf import legal_actions
+        from matches.notify import wait_for_version
+        from matches.services import match_act, match_create
+        from matches.store import load_state
 
         with app.connection_for_write() as conn:
             conn.default_channel.queue_purge("interactive")

@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from golf.engine import Rules, replay
-from golf.engine.simulate import play_random, seed_bytes
+from golf import Rules, replay
+from golf.simulate import play_random, seed_bytes
 
 
 def main() -> None:

@@ -182,7 +182,7 @@ def play(client: Api, matches: list[dict], stats: Stats, deadline: float, rng) -
 
 
 def waiting_on_com() -> list[str]:
-    from golf.models import Match, MatchStatus, Seat, SeatKind
+    from matches.models import Match, MatchStatus, Seat, SeatKind
 
     active = Match.objects.filter(status=MatchStatus.ACTIVE)
     return sorted(
@@ -273,7 +273,7 @@ def main() -> None:
         finally:
             stack.stop()
 
-        from golf.models import Match
+        from matches.models import Match
 
         finished = Match.objects.filter(status="finished").count()
         events = sum(Match.objects.values_list("version", flat=True))

@@ -232,7 +232,7 @@ def main() -> None:
         from django.db import connection
         from rest_framework.authtoken.models import Token
 
-        from golf.services import match_create, match_join
+        from matches.services import match_create, match_join
 
         users = get_user_model().objects
         accounts = [users.create_user(f"push-{i}") for i in range(max(2, args.waiters // 20))]

@@ -25,9 +25,9 @@ def main() -> None:
     with setup():
         from django.contrib.auth import get_user_model
 
-        from golf.engine import legal_actions
-        from golf.services import match_act, match_create, match_join
-        from golf.store import load_state
+        from golf import legal_actions
+        from matches.services import match_act, match_create, match_join
+        from matches.store import load_state
 
         User = get_user_model()
         run = time.time_ns()

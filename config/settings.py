@@ -50,7 +50,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "accounts",
-    "golf",
+    "matches",
     "api",
 ]
 
@@ -219,7 +219,7 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 INTERACTIVE_QUEUE = "interactive"
 BACKGROUND_QUEUE = "background"
 CELERY_TASK_DEFAULT_QUEUE = INTERACTIVE_QUEUE
-# Publishing is not retried inside a request: the outbox (golf.models.FollowUp) keeps
+# Publishing is not retried inside a request: the outbox (matches.models.FollowUp) keeps
 # the work and the sweeper publishes it again, FOLLOWUP_RETRY_SECONDS after it was due.
 CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
@@ -269,7 +269,7 @@ MAX_TURNS_PER_HOLE = env_int("MAX_TURNS_PER_HOLE", 1000)
 COM_STALL_SECONDS = env_int("COM_STALL_SECONDS", 30)
 CELERY_BEAT_SCHEDULE = {
     "sweep-stalled-matches": {
-        "task": "golf.tasks.sweep_stalled",
+        "task": "matches.tasks.sweep_stalled",
         "schedule": float(env_int("SWEEP_INTERVAL_SECONDS", 5)),
     }
 }

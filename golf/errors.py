@@ -1,90 +1,96 @@
-"""Errors of the match service. Each has a stable ``code`` and an HTTP status the API uses."""
+"""Errors the engine raises. Each carries a stable machine-readable ``code``.
+
+``MalformedActionError`` means the request could not be understood at all;
+``IllegalActionError`` (and its subclasses) means it was understood but the rules do not
+allow it now. ``RulesError`` names the rules field that is wrong.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+
+class EngineError(ValueError):
+    code = "engine_error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
 
 
-class ServiceError(Exception):
-    code = "service_error"
-    status = 400
-    title = "Request failed"
+class RulesError(EngineError):
+    """Rules that cannot be played: ``field`` names the option at fault."""
 
-    def __init__(self, detail: str, **extra: Any) -> None:
-        super().__init__(detail)
-        self.detail = detail
-        self.extra = extra
+    code = "invalid_rules"
 
-
-class MatchNotFound(ServiceError):
-    code = "match_not_found"
-    status = 404
-    title = "Match not found"
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
 
 
-class NotAParticipant(ServiceError):
-    code = "not_a_participant"
-    status = 403
-    title = "Not a participant"
+class MalformedActionError(EngineError):
+    code = "malformed_action"
 
 
-class PermissionDenied(ServiceError):
-    code = "permission_denied"
-    status = 403
-    title = "Permission denied"
+class MalformedEventError(EngineError):
+    code = "malformed_event"
 
 
-class VersionConflict(ServiceError):
-    code = "version_conflict"
-    status = 409
-    title = "Version conflict"
+class IllegalActionError(EngineError):
+    """An action the rules do not allow in this state."""
+
+    code = "illegal_action"
 
 
-class IdempotencyConflict(ServiceError):
-    code = "idempotency_key_reused"
-    status = 409
-    title = "Idempotency key reused"
+class NotASeatError(IllegalActionError):
+    code = "not_a_seat"
 
 
-class MatchNotActive(ServiceError):
-    code = "match_not_active"
-    status = 409
-    title = "Match not active"
+class MatchOverError(IllegalActionError):
+    code = "match_over"
 
 
-class MatchNotEnded(ServiceError):
-    code = "match_not_ended"
-    status = 409
-    title = "Match not ended"
+class NotYourTurnError(IllegalActionError):
+    code = "not_your_turn"
 
 
-class NoOpenSeat(ServiceError):
-    code = "no_open_seat"
-    status = 409
-    title = "No open seat"
+class WrongPhaseError(IllegalActionError):
+    code = "wrong_phase"
 
 
-class AlreadySeated(ServiceError):
-    code = "already_seated"
-    status = 409
-    title = "Already seated"
+class PositionOutOfRangeError(IllegalActionError):
+    code = "position_out_of_range"
 
 
-class HintsDisabled(ServiceError):
-    code = "hints_disabled"
-    status = 409
-    title = "Hints disabled"
+class CardAlreadyFaceUpError(IllegalActionError):
+    code = "card_already_face_up"
 
 
-class InvalidMatchRequest(ServiceError):
-    code = "validation_error"
-    status = 400
-    title = "Invalid request"
+class NoFlipsLeftError(IllegalActionError):
+    code = "no_flips_left"
 
 
-class TooManyMatches(ServiceError):
-    """The account has as many unfinished matches (or matches with COMs) as it may."""
+class MustDrawFirstError(IllegalActionError):
+    code = "must_draw_first"
 
-    code = "too_many_matches"
-    status = 409
-    title = "Too many matches"
+
+class AlreadyDrawnError(IllegalActionError):
+    code = "already_drawn"
+
+
+class DiscardPileEmptyError(IllegalActionError):
+    code = "discard_pile_empty"
+
+
+class MustSwapTakenDiscardError(IllegalActionError):
+    code = "must_swap_taken_discard"
+
+
+class FlipRequiredError(IllegalActionError):
+    code = "flip_required"
+
+
+class FlipNotAllowedError(IllegalActionError):
+    code = "flip_not_allowed"
+
+
+class UndoNotAvailableError(IllegalActionError):
+    code = "undo_not_available"

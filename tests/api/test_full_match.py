@@ -8,10 +8,10 @@ import random
 import pytest
 from django.core.management import call_command
 
-from golf.engine.cards import is_card_code
-from golf.models import Match
-from golf.store import load_state, state_at
-from tests.engine.invariants import cards_in, visible_cards
+from golf.cards import is_card_code
+from matches.models import Match
+from matches.store import load_state, state_at
+from tests.golf.invariants import cards_in, visible_cards
 
 
 def readable(client, match_id, version):

@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
 from accounts import guard
-from golf.models import FollowUp, Match
+from matches.models import FollowUp, Match
 from tests.api.conftest import assert_problem
 
 pytestmark = pytest.mark.django_db

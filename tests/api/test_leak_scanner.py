@@ -12,7 +12,7 @@ reader may see at that point:
 - the match list holds no card at all, and no response holds the seed before the end;
 - with undo, undo never un-sees: the human's views (the match, every past state) show as
   ``seen`` exactly the hidden cards it was shown and can still place, as
-  :class:`~tests.engine.invariants.Sight` follows them card by card from the events
+  :class:`~tests.golf.invariants.Sight` follows them card by card from the events
   (never fewer, never more); every other reader's views show none.
 
 Every version a match passes through is checked, COM moves included: the past-state
@@ -34,11 +34,11 @@ from collections import Counter
 
 import pytest
 
-from golf.engine import PRESETS, State, evolve
-from golf.models import ComLevel, Match
-from golf.store import load_events, to_event
+from golf import PRESETS, State, evolve
+from matches.models import ComLevel, Match
+from matches.store import load_events, to_event
 from tests.api.conftest import client_for
-from tests.engine.invariants import Location, Sight, cards_in, public_cards, view_marks
+from tests.golf.invariants import Location, Sight, cards_in, public_cards, view_marks
 
 MATCHES = int(os.environ.get("GOLF_LEAK_MATCHES", "8"))
 # What a COM plays changes what there is to read, not who may read it. "hard" runs

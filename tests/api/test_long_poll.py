@@ -46,6 +46,6 @@ def test_a_long_poll_without_the_database_is_a_503(alice, duel, monkeypatch):
     def refused(*args, **kwargs):
         raise psycopg.OperationalError("connection refused")
 
-    monkeypatch.setattr("golf.notify.psycopg.connect", refused)
+    monkeypatch.setattr("matches.notify.psycopg.connect", refused)
     response = alice.get(f"/api/matches/{duel}/events", {"after": 2, "wait": 1})
     assert response.status_code == 503 and response.json()["code"] == "service_unavailable"

@@ -159,7 +159,7 @@ def test_a_lost_database_is_a_503_to_retry(alice, duel, monkeypatch):
     def unreachable(**kwargs):
         raise OperationalError("server closed the connection unexpectedly")
 
-    monkeypatch.setattr("golf.services.match_act", unreachable)
+    monkeypatch.setattr("matches.services.match_act", unreachable)
     response = act(alice, duel, headers={"Idempotency-Key": "k-1"}, type="reveal", position=0)
     body = assert_problem(response, 503, "service_unavailable")
     assert response["Retry-After"] == "2" and "closed" not in body["detail"]

@@ -18,9 +18,9 @@ from asgiref.sync import async_to_sync, sync_to_async
 from django.db import connections
 from rest_framework.authtoken.models import Token
 
-from golf import services
-from golf.models import Match
-from golf.notify import listener
+from matches import services
+from matches.models import Match
+from matches.notify import listener
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -93,7 +93,7 @@ def test_a_committed_write_succeeds_while_the_broker_is_down():
     result = run_app(
         "from django.contrib.auth import get_user_model\n"
         "from rest_framework.test import APIClient\n"
-        "from golf.models import FollowUp\n"
+        "from matches.models import FollowUp\n"
         "user = get_user_model().objects.create_user('broker-down')\n"
         "client = APIClient()\n"
         "client.force_authenticate(user)\n"

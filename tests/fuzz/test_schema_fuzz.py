@@ -33,7 +33,7 @@ from schemathesis.specs.openapi.checks import (
 
 import api.views
 from config.wsgi import application
-from golf import services
+from matches import services
 
 EXAMPLES = int(os.environ.get("GOLF_FUZZ_EXAMPLES", "15"))
 DETERMINISTIC = os.environ.get("GOLF_FUZZ_RANDOM", "") != "1"

@@ -7,9 +7,9 @@ import random
 import pytest
 from django.core.management import call_command
 
-from golf.models import Match, MatchEvent
-from golf.services import match_create
-from golf.tasks import play_com_turn, sweep
+from matches.models import Match, MatchEvent
+from matches.services import match_create
+from matches.tasks import play_com_turn, sweep
 from tests.integration.conftest import wait_until
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]

@@ -1,0 +1,140 @@
+"""The computer players. Each takes a seat's view (never the state), the rules and a
+seeded random source, and returns one of the view's legal actions.
+
+* ``random``: a uniformly random legal move (the floor the others are measured against).
+* ``easy``: a beginner's rules of thumb - keeps low cards and obvious pairs, never
+  thinks about the unseen cards or the other players, and now and then blunders.
+* ``normal``: a sound expected-value player (see :mod:`golf.com.evaluate`).
+* ``hard``: determinized search over the unseen cards (see :mod:`golf.com.search`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from golf.actions import (
+    Action,
+    DiscardDrawn,
+    DrawFromStock,
+    SwapCard,
+    TakeDiscard,
+)
+from golf.cards import rank_of
+from golf.com.common import playable, spread_flip
+from golf.com.evaluate import Evaluator
+from golf.com.search import search_policy
+from golf.rules import Rules
+from golf.state import Phase
+from golf.views import View
+
+Policy = Callable[[View, Rules, random.Random], Action]
+
+
+def random_policy(view: View, rules: Rules, rng: random.Random) -> Action:
+    return rng.choice(playable(view))
+
+
+# --- easy -------------------------------------------------------------------------------------
+def easy_policy(view: View, rules: Rules, rng: random.Random) -> Action:
+    actions = playable(view)
+    if len(actions) == 1:
+        return actions[0]
+    if rng.random() < 0.1:  # a beginner's blunder
+        return rng.choice(actions)
+    assert view.seat is not None
+    grid = view.grids[view.seat]
+    values = rules.value_table()
+    if view.phase is Phase.FLIPS:
+        return rng.choice(actions)
+    face_up = [p for p, c in enumerate(grid) if c is not None]
+    face_down = [p for p, c in enumerate(grid) if c is None]
+
+    def pair_spot(card: str) -> int | None:
+        # an empty column spot next to a face-up card of the same rank
+        cols = rules.cols
+        for p in face_up:
+            assert grid[p] is not None
+            if rank_of(grid[p] or "") == rank_of(card):
+                for q in range(p % cols, rules.cells, cols):
+                    if q != p and (grid[q] is None or rank_of(grid[q] or "") != rank_of(card)):
+                        return q
+        return None
+
+    def worst_face_up() -> int | None:
+        return max(face_up, key=lambda p: values[rank_of(grid[p] or "")], default=None)
+
+    if view.phase is Phase.DRAW:
+        top = view.discard[-1] if view.discard else None
+        wanted = top is not None and (values[rank_of(top)] <= 2 or pair_spot(top) is not None)
+        if wanted and TakeDiscard() in actions:
+            return TakeDiscard()
+        return DrawFromStock()
+
+    card = view.drawn_card
+    assert card is not None
+    value = values[rank_of(card)]
+    spot = pair_spot(card)
+    worst = worst_face_up()
+    target: int | None = None
+    if spot is not None:
+        target = spot
+    elif value <= 4:
+        if worst is not None and values[rank_of(grid[worst] or "")] > value + 2:
+            target = worst
+        elif face_down:
+            target = rng.choice(face_down)
+    elif worst is not None and values[rank_of(grid[worst] or "")] >= value + 3:
+        target = worst
+    if target is not None and SwapCard(target) in actions:
+        return SwapCard(target)
+    discards = [a for a in actions if isinstance(a, DiscardDrawn)]
+    if discards:
+        plain = [a for a in discards if a.flip is None]
+        if plain and (len(discards) == 1 or rng.random() < 0.5):
+            return plain[0]
+        return rng.choice(discards)
+    return SwapCard(worst if worst is not None else rng.choice(face_down))
+
+
+# --- normal -----------------------------------------------------------------------------------
+def best_by_value(actions: list[Action], values: list[float]) -> Action:
+    """The action of lowest value; ties go to the earliest in the legal order."""
+    best = min(range(len(actions)), key=lambda i: (round(values[i], 9), i))
+    return actions[best]
+
+
+def normal_policy(view: View, rules: Rules, rng: random.Random) -> Action:
+    actions = playable(view)
+    if len(actions) == 1:
+        return actions[0]
+    if view.phase is Phase.FLIPS:
+        return spread_flip(view, rules, rng)
+    ev = Evaluator.from_view(view, rules)
+    if view.phase is Phase.DRAW:
+        return best_by_value(actions, ev.draw_choice_values(actions))
+    card = view.drawn_card
+    assert card is not None
+    return best_by_value(actions, ev.place_values(rank_of(card), actions))
+
+
+def hard_policy(view: View, rules: Rules, rng: random.Random) -> Action:
+    return search_policy(view, rules, rng)
+
+
+POLICIES: dict[str, Policy] = {
+    "random": random_policy,
+    "easy": easy_policy,
+    "normal": normal_policy,
+    "hard": hard_policy,
+}
+LEVELS = ("easy", "normal", "hard")
+
+
+def choose_action(level: str, view: View, rules: Rules, rng: random.Random) -> Action:
+    """The move of a COM of ``level`` for the seat whose view this is."""
+    try:
+        policy = POLICIES[level]
+    except KeyError:
+        raise ValueError(f"unknown COM level {level!r}; one of {sorted(POLICIES)}") from None
+    return policy(view, rules, rng)

@@ -1,0 +1,257 @@
+"""What happened in a match. Events are past tense, frozen, and round-trip through JSON.
+
+Every event type has a stable ``name`` and a ``version``. Stored logs are read through
+:func:`event_from_json`, which first runs the registered *upcasters* to bring an older
+version of a payload up to the current one (see ``docs/events.md``).
+
+Hole numbers count from 1. Card lists are in draw order (stock) or bottom-to-top
+(discard pile); grids are in position order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, TypeAlias
+
+from golf.cards import CardCode
+from golf.errors import MalformedEventError
+from golf.rules import Position, Rules, Seat
+
+Grids: TypeAlias = tuple[tuple[CardCode, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStarted:
+    """The table is set: rules, the kind of each seat (``human`` or ``com``), the secret
+    seed (hex) and its public SHA-256 commitment (hex)."""
+
+    rules: Rules
+    players: tuple[str, ...]
+    seed: str
+    commitment: str
+    name: ClassVar[str] = "match_started"
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class HoleDealt:
+    hole: int
+    dealer: Seat
+    grids: Grids
+    discard: CardCode
+    stock: tuple[CardCode, ...]
+    name: ClassVar[str] = "hole_dealt"
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class CardRevealed:
+    """An initial flip: ``seat`` turned up its card at ``position``."""
+
+    seat: Seat
+    position: Position
+    card: CardCode
+    name: ClassVar[str] = "card_revealed"
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class CardDrawn:
+    """``seat`` drew ``card`` from ``source`` (``stock`` or ``discard``)."""
+
+    seat: Seat
+    source: str
+    card: CardCode
+    name: ClassVar[str] = "card_drawn"
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class CardSwapped:
+    """``seat`` placed ``card`` face up at ``position``; ``replaced`` went to the discard pile."""
+
+    seat: Seat
+    position: Position
+    card: CardCode
+    replaced: CardCode
+    name: ClassVar[str] = "card_swapped"
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class CardDiscarded:
+    """``seat`` discarded the card in hand, and turned up ``flip_card`` at ``flip_position``
+    when it flipped one."""
+
+    seat: Seat
+    card: CardCode
+    flip_position: Position | None = None
+    flip_card: CardCode | None = None
+    name: ClassVar[str] = "card_discarded"
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class StockReshuffled:
+    """The stock ran out: the discard pile but its top card became ``stock`` (draw order)."""
+
+    hole: int
+    count: int
+    stock: tuple[CardCode, ...]
+    name: ClassVar[str] = "stock_reshuffled"
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class FinalTurnsBegan:
+    """``seat``'s grid is all face up: each other seat has ``turns_left`` turns in all."""
+
+    seat: Seat
+    turns_left: int
+    name: ClassVar[str] = "final_turns_began"
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class HoleScored:
+    """The hole ended (``reason``: ``grid_complete``, ``final_turns_done``, ``max_turns`` or
+    ``stock_exhausted``); every card is shown and scored."""
+
+    hole: int
+    reason: str
+    grids: Grids
+    scores: tuple[int, ...]
+    totals: tuple[int, ...]
+    name: ClassVar[str] = "hole_scored"
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class MatchFinished:
+    """The last hole was scored. The seed is revealed so anyone can verify the deals."""
+
+    totals: tuple[int, ...]
+    winners: tuple[Seat, ...]
+    seed: str
+    name: ClassVar[str] = "match_finished"
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class MatchAborted:
+    """The match was stopped before its end; the seed is revealed."""
+
+    reason: str
+    seed: str
+    name: ClassVar[str] = "match_aborted"
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Undone:
+    """``seat`` took back its last swap or discard: ``events`` events are undone and the
+    state is again the one right after its draw."""
+
+    seat: Seat
+    events: int
+    name: ClassVar[str] = "undone"
+    version: ClassVar[int] = 1
+
+
+Event: TypeAlias = (
+    MatchStarted
+    | HoleDealt
+    | CardRevealed
+    | CardDrawn
+    | CardSwapped
+    | CardDiscarded
+    | StockReshuffled
+    | FinalTurnsBegan
+    | HoleScored
+    | MatchFinished
+    | MatchAborted
+    | Undone
+)
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.name: cls
+    for cls in (
+        MatchStarted,
+        HoleDealt,
+        CardRevealed,
+        CardDrawn,
+        CardSwapped,
+        CardDiscarded,
+        StockReshuffled,
+        FinalTurnsBegan,
+        HoleScored,
+        MatchFinished,
+        MatchAborted,
+        Undone,
+    )
+}
+
+Payload: TypeAlias = dict[str, Any]
+Upcaster: TypeAlias = Callable[[Payload], Payload]
+#: ``(name, version) -> function`` turning a payload of that version into the next one.
+UPCASTERS: dict[tuple[str, int], Upcaster] = {}
+
+
+def register_upcaster(name: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
+    """Decorate a function that upgrades ``name`` payloads from ``from_version`` by one."""
+
+    def register(fn: Upcaster) -> Upcaster:
+        UPCASTERS[(name, from_version)] = fn
+        return fn
+
+    return register
+
+
+def _to_plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_to_plain(v) for v in value]
+    if isinstance(value, Rules):
+        return value.to_json()
+    return value
+
+
+def _to_tuple(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_to_tuple(v) for v in value)
+    return value
+
+
+def event_payload(event: Event) -> Payload:
+    """The event's fields as JSON-ready data (without its name and version)."""
+    return {f.name: _to_plain(getattr(event, f.name)) for f in fields(event)}
+
+
+def event_to_json(event: Event) -> Payload:
+    return {"type": event.name, "version": event.version, "data": event_payload(event)}
+
+
+def event_from_payload(name: str, version: int, payload: Mapping[str, Any]) -> Event:
+    """Rebuild an event from its stored name, version and payload, upcasting as needed."""
+    cls = EVENT_TYPES.get(name)
+    if cls is None:
+        raise MalformedEventError(f"unknown event type {name!r}")
+    data = dict(payload)
+    while version < cls.version:
+        upcast = UPCASTERS.get((name, version))
+        if upcast is None:
+            raise MalformedEventError(f"no upcaster for {name!r} version {version}")
+        data = upcast(data)
+        version += 1
+    if version != cls.version:
+        raise MalformedEventError(f"{name!r} version {version} is newer than this engine's")
+    try:
+        kwargs = {f.name: _to_tuple(data[f.name]) for f in fields(cls) if f.name in data}
+        if cls is MatchStarted:
+            kwargs["rules"] = Rules.from_json(data["rules"])
+        return cls(**kwargs)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise MalformedEventError(f"bad {name!r} payload: {exc}") from exc
+
+
+def event_from_json(data: Mapping[str, Any]) -> Event:
+    return event_from_payload(data["type"], data["version"], data["data"])

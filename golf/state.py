@@ -1,0 +1,358 @@
+"""The state of a match and the one fold that builds it: ``evolve(state, event)``.
+
+Live play and replay share :func:`evolve`, so a match is nothing but its event list:
+``replay(events) == state`` by construction. States are frozen; evolving returns a new one.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import operator
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, fields
+from typing import Any, TypeAlias
+
+from golf.cards import CardCode
+from golf.errors import EngineError
+from golf.events import (
+    CardDiscarded,
+    CardDrawn,
+    CardRevealed,
+    CardSwapped,
+    Event,
+    FinalTurnsBegan,
+    HoleDealt,
+    HoleScored,
+    MatchAborted,
+    MatchFinished,
+    MatchStarted,
+    StockReshuffled,
+    Undone,
+)
+from golf.rules import FinalTurns, Position, Rules, Seat
+
+HUMAN = "human"
+COM = "com"
+STOCK = "stock"
+DISCARD = "discard"
+
+
+class Phase(enum.Enum):
+    NOT_DEALT = "not_dealt"  # before the first deal, and between holes
+    FLIPS = "flips"  # initial flips: every seat with flips left may act
+    DRAW = "draw"  # ``to_act`` draws from the stock or takes the discard
+    PLACE = "place"  # ``to_act`` holds a card to swap in or discard
+    HOLE_OVER = "hole_over"  # waiting to be scored
+    FINISHED = "finished"
+    ABORTED = "aborted"
+
+
+ENDED = frozenset({Phase.FINISHED, Phase.ABORTED})
+
+
+def commitment_of(seed: bytes) -> str:
+    """The public commitment to a seed: its SHA-256, in hex."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """One playthrough at one point. Seats are 0..n-1; holes count from 1; ``version`` is
+    the number of events folded in."""
+
+    rules: Rules
+    players: tuple[str, ...]
+    seed: bytes
+    version: int = 0
+    phase: Phase = Phase.NOT_DEALT
+    hole: int = 0
+    dealer: Seat = 0
+    grids: tuple[tuple[CardCode, ...], ...] = ()
+    face_up: tuple[tuple[bool, ...], ...] = ()
+    flips_left: tuple[int, ...] = ()
+    stock: tuple[CardCode, ...] = ()
+    discard: tuple[CardCode, ...] = ()
+    to_act: Seat | None = None
+    drawn: CardCode | None = None
+    drawn_from: str | None = None
+    turns_in_hole: int = 0
+    reshuffles: int = 0
+    finisher: Seat | None = None
+    final_turns_left: int | None = None
+    end_reason: str | None = None
+    totals: tuple[int, ...] = ()
+    hole_scores: tuple[tuple[int, ...], ...] = ()
+    last_hole_grids: tuple[tuple[CardCode, ...], ...] = ()
+    winners: tuple[Seat, ...] = ()
+    undo_point: State | None = None
+    undo_depth: int = 0
+    # What the undo seat saw in undone turns that is hidden again (see ``_undone``), by place:
+    # grid positions (sorted), how many cards at the top of the stock, and whether the card
+    # in hand was drawn from those known stock cards.
+    seen: tuple[tuple[Seat, Position], ...] = ()
+    stock_seen: int = 0
+    drawn_seen: bool = False
+
+    @property
+    def seats(self) -> int:
+        return len(self.players)
+
+    @property
+    def ended(self) -> bool:
+        return self.phase in ENDED
+
+    @property
+    def undo_seat(self) -> Seat | None:
+        """The lone human seat that may undo, when the rules allow undo."""
+        if not self.rules.undo:
+            return None
+        humans = [s for s, kind in enumerate(self.players) if kind == HUMAN]
+        return humans[0] if len(humans) == 1 else None
+
+    def seats_to_act(self) -> tuple[Seat, ...]:
+        """Seats that have something to do now (several during the initial flips)."""
+        if self.phase is Phase.FLIPS:
+            return tuple(s for s, left in enumerate(self.flips_left) if left > 0)
+        if self.phase in (Phase.DRAW, Phase.PLACE) and self.to_act is not None:
+            return (self.to_act,)
+        return ()
+
+
+def _set(seq: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return (*seq[:index], value, *seq[index + 1 :])
+
+
+# ``dataclasses.replace`` re-runs ``__init__`` over every field; evolve runs once per event on
+# the replay hot path, so states are copied slot by slot through the slot descriptors.
+_NAMES = tuple(f.name for f in fields(State))
+_GET_ALL = operator.attrgetter(*_NAMES)
+_SLOTS: dict[str, Any] = {name: State.__dict__[name] for name in _NAMES}
+_SETTERS = tuple(_SLOTS[name].__set__ for name in _NAMES)
+_new_state = object.__new__
+
+
+def _replace(s: State, changes: Changes) -> State:
+    new: State = _new_state(State)
+    for setter, value in zip(_SETTERS, _GET_ALL(s), strict=True):
+        setter(new, value)
+    for name, value in changes.items():
+        _SLOTS[name].__set__(new, value)
+    return new
+
+
+Changes: TypeAlias = dict[str, Any]
+
+
+# --- one function per event: each returns the fields that change ------------------------------
+def _match_started(e: MatchStarted) -> State:
+    return State(
+        rules=e.rules,
+        players=e.players,
+        seed=bytes.fromhex(e.seed),
+        version=1,
+        totals=(0,) * len(e.players),
+    )
+
+
+def _hole_dealt(s: State, e: HoleDealt) -> Changes:
+    n = s.seats
+    flips = s.rules.initial_flips
+    return {
+        "phase": Phase.FLIPS if flips else Phase.DRAW,
+        "hole": e.hole,
+        "dealer": e.dealer,
+        "grids": e.grids,
+        "face_up": ((False,) * s.rules.cells,) * n,
+        "flips_left": (flips,) * n,
+        "stock": e.stock,
+        "discard": (e.discard,),
+        "to_act": None if flips else (e.dealer + 1) % n,
+        "drawn": None,
+        "drawn_from": None,
+        "turns_in_hole": 0,
+        "reshuffles": 0,
+        "finisher": None,
+        "final_turns_left": None,
+        "end_reason": None,
+        "stock_seen": 0,
+    }
+
+
+def _turn_up(s: State, seat: Seat, position: Position, changes: Changes) -> Changes:
+    """Turn the card at ``position`` face up: it is public now, so no longer a seen mark."""
+    changes["face_up"] = _set(s.face_up, seat, _set(s.face_up[seat], position, True))
+    if s.seen:
+        changes["seen"] = tuple(mark for mark in s.seen if mark != (seat, position))
+    return changes
+
+
+def _card_revealed(s: State, e: CardRevealed) -> Changes:
+    flips_left = _set(s.flips_left, e.seat, s.flips_left[e.seat] - 1)
+    changes = _turn_up(s, e.seat, e.position, {"flips_left": flips_left})
+    if not any(flips_left):
+        changes["phase"] = Phase.DRAW
+        changes["to_act"] = (s.dealer + 1) % s.seats
+    return changes
+
+
+def _card_drawn(s: State, e: CardDrawn) -> Changes:
+    changes: Changes = {"drawn": e.card, "drawn_from": e.source, "phase": Phase.PLACE}
+    if e.source == STOCK:
+        changes["stock"] = s.stock[1:]
+        if s.stock_seen:
+            changes.update(stock_seen=s.stock_seen - 1, drawn_seen=True)
+    else:
+        changes["discard"] = s.discard[:-1]
+    if e.seat == s.undo_seat:
+        # The moment right after a human's draw is where an undo returns to.
+        changes["undo_point"] = _replace(
+            s, {**changes, "undo_point": None, "undo_depth": 0, "version": s.version + 1}
+        )
+    return changes
+
+
+def _end_turn(s: State, seat: Seat, changes: Changes) -> Changes:
+    """Close ``seat``'s turn: count it, and either pass the turn on or end the hole."""
+    face_up = changes.get("face_up", s.face_up)
+    turns = s.turns_in_hole + 1
+    complete = all(face_up[seat])
+    finals = s.final_turns_left
+    if finals is not None:
+        finals -= 1
+    reason = None
+    if complete and s.rules.final_turns is FinalTurns.NONE:
+        reason = "grid_complete"
+    elif finals == 0:
+        reason = "final_turns_done"
+    elif turns >= s.rules.max_turns:
+        reason = "max_turns"
+    changes.update(drawn=None, drawn_from=None, turns_in_hole=turns, final_turns_left=finals)
+    if s.drawn_seen:
+        changes["drawn_seen"] = False
+    if reason is not None:
+        changes.update(phase=Phase.HOLE_OVER, to_act=None, end_reason=reason)
+    else:
+        changes.update(phase=Phase.DRAW, to_act=(seat + 1) % s.seats)
+    return changes
+
+
+def _card_swapped(s: State, e: CardSwapped) -> Changes:
+    changes: Changes = {
+        "grids": _set(s.grids, e.seat, _set(s.grids[e.seat], e.position, e.card)),
+        "discard": (*s.discard, e.replaced),
+    }
+    return _end_turn(s, e.seat, _turn_up(s, e.seat, e.position, changes))
+
+
+def _card_discarded(s: State, e: CardDiscarded) -> Changes:
+    changes: Changes = {"discard": (*s.discard, e.card)}
+    if e.flip_position is not None:
+        _turn_up(s, e.seat, e.flip_position, changes)
+    return _end_turn(s, e.seat, changes)
+
+
+def _stock_reshuffled(s: State, e: StockReshuffled) -> Changes:
+    return {
+        "stock": e.stock,
+        "discard": s.discard[-1:],
+        "reshuffles": s.reshuffles + 1,
+        "stock_seen": 0,
+    }
+
+
+def _final_turns_began(s: State, e: FinalTurnsBegan) -> Changes:
+    return {"finisher": e.seat, "final_turns_left": e.turns_left}
+
+
+def _hole_scored(s: State, e: HoleScored) -> Changes:
+    return {
+        "phase": Phase.NOT_DEALT,
+        "to_act": None,
+        "drawn": None,
+        "drawn_from": None,
+        "end_reason": e.reason,
+        "totals": e.totals,
+        "hole_scores": (*s.hole_scores, e.scores),
+        "last_hole_grids": e.grids,
+        "face_up": tuple((True,) * len(g) for g in e.grids),
+        "grids": e.grids,
+        "undo_point": None,
+        "seen": (),  # every card is face up
+    }
+
+
+def _match_finished(s: State, e: MatchFinished) -> Changes:
+    return {"phase": Phase.FINISHED, "to_act": None, "winners": e.winners}
+
+
+def _match_aborted(s: State, e: MatchAborted) -> Changes:
+    return {"phase": Phase.ABORTED, "to_act": None, "end_reason": e.reason, "undo_point": None}
+
+
+def _undone(s: State, e: Undone) -> Changes:
+    """Go back to the undo point, which the undo seat now knows better: undo never un-sees.
+
+    Every grid card face down at the point and face up now was shown (flipped, or swapped
+    onto the discard pile), and every card drawn from the stock since was shown (placed or
+    discarded face up), except a card a COM still holds. Those cards are where they were
+    at the point: face down again, and the top of the stock in draw order. The marks go
+    into the point too, so that undoing to it again keeps them.
+    """
+    point = s.undo_point
+    if point is None:
+        raise EngineError("undone without an undo point")
+    seen = set(point.seen)
+    for seat, (before, now) in enumerate(zip(point.face_up, s.face_up, strict=True)):
+        turned = (p for p, (was, up) in enumerate(zip(before, now, strict=True)) if up and not was)
+        seen.update((seat, p) for p in turned)
+    if s.reshuffles != point.reshuffles:  # the point's whole stock was drawn
+        drawn = len(point.stock)
+    else:
+        drawn = len(point.stock) - len(s.stock) - (s.drawn_from == STOCK)
+    marked = _replace(
+        point, {"seen": tuple(sorted(seen)), "stock_seen": max(point.stock_seen, drawn)}
+    )
+    return {name: getattr(marked, name) for name in _NAMES} | {"undo_point": marked}
+
+
+_EVOLVERS: dict[type, Callable[[Any, Any], Changes]] = {
+    HoleDealt: _hole_dealt,
+    CardRevealed: _card_revealed,
+    CardDrawn: _card_drawn,
+    CardSwapped: _card_swapped,
+    CardDiscarded: _card_discarded,
+    StockReshuffled: _stock_reshuffled,
+    FinalTurnsBegan: _final_turns_began,
+    HoleScored: _hole_scored,
+    MatchFinished: _match_finished,
+    MatchAborted: _match_aborted,
+    Undone: _undone,
+}
+
+
+def evolve(state: State | None, event: Event) -> State:
+    """Apply one event. ``state`` is ``None`` only for the first event, ``match_started``."""
+    if isinstance(event, MatchStarted):
+        if state is not None:
+            raise EngineError("match_started must be the first event")
+        return _match_started(event)
+    if state is None:
+        raise EngineError("the first event must be match_started")
+    changes = _EVOLVERS[type(event)](state, event)
+    changes["version"] = state.version + 1
+    # undo_depth counts the events since the undo point (a human's draw)
+    if "undo_point" in changes or isinstance(event, Undone) or state.undo_point is None:
+        changes["undo_depth"] = 0
+    else:
+        changes["undo_depth"] = state.undo_depth + 1
+    return _replace(state, changes)
+
+
+def replay(events: Iterable[Event], state: State | None = None) -> State:
+    """Fold ``events`` into a state, from scratch or on top of ``state`` (a snapshot)."""
+    for event in events:
+        state = evolve(state, event)
+    if state is None:
+        raise EngineError("no events to replay")
+    return state

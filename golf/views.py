@@ -1,0 +1,193 @@
+"""What one seat, or a spectator, may see: views of a state and redacted events.
+
+This module is where the "who sees what" table of the rules reference is enforced:
+
+* a face-down grid card: nobody, not even its owner;
+* a face-up grid card, every discard: everyone;
+* the card just drawn from the stock: only the seat that drew it, until placed;
+* the stock: its size only;
+* the deck order and the seed: nobody until the match has ended;
+* undo never un-sees: the undo seat still sees, marked ``seen``, every card an undone turn
+  showed it that is hidden again (face down in a grid, on top of the stock, in a COM's hand).
+
+Everything that leaves the engine for a player goes through :func:`view_for` or
+:func:`redact_event`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from golf.actions import Action
+from golf.cards import CardCode
+from golf.decide import can_undo, legal_actions
+from golf.events import (
+    CardDrawn,
+    Event,
+    HoleDealt,
+    MatchStarted,
+    StockReshuffled,
+    event_payload,
+)
+from golf.rules import Position, Seat
+from golf.scoring import Outcome
+from golf.state import STOCK, Phase, State
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """A state as seen from ``seat`` (``None`` for a spectator)."""
+
+    seat: Seat | None
+    version: int
+    phase: Phase
+    hole: int
+    holes: int
+    dealer: Seat
+    players: tuple[str, ...]
+    seats_to_act: tuple[Seat, ...]
+    grids: tuple[tuple[CardCode | None, ...], ...]
+    seen: tuple[tuple[Seat, Position, CardCode], ...]
+    flips_left: tuple[int, ...]
+    stock_size: int
+    stock_seen: tuple[CardCode, ...]
+    discard: tuple[CardCode, ...]
+    drawn_by: Seat | None
+    drawn_from: str | None
+    drawn_card: CardCode | None
+    drawn_seen: bool
+    turns_in_hole: int
+    max_turns: int
+    finisher: Seat | None
+    final_turns_left: int | None
+    totals: tuple[int, ...]
+    hole_scores: tuple[tuple[int, ...], ...]
+    last_hole_grids: tuple[tuple[CardCode, ...], ...]
+    winners: tuple[Seat, ...]
+    legal_actions: tuple[Action, ...]
+    undo_available: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "version": self.version,
+            "phase": self.phase.value,
+            "hole": self.hole,
+            "holes": self.holes,
+            "dealer": self.dealer,
+            "players": list(self.players),
+            "seats_to_act": list(self.seats_to_act),
+            "grids": [list(g) for g in self.grids],
+            "seen": [{"seat": s, "position": p, "card": c} for s, p, c in self.seen],
+            "flips_left": list(self.flips_left),
+            "stock_size": self.stock_size,
+            "stock_seen": list(self.stock_seen),
+            "discard": list(self.discard),
+            "discard_top": self.discard[-1] if self.discard else None,
+            "drawn": None
+            if self.drawn_by is None
+            else {"seat": self.drawn_by, "source": self.drawn_from, "card": self.drawn_card},
+            "drawn_seen": self.drawn_seen,
+            "turns_in_hole": self.turns_in_hole,
+            "max_turns": self.max_turns,
+            "final_turns": None
+            if self.finisher is None
+            else {"finisher": self.finisher, "turns_left": self.final_turns_left},
+            "totals": list(self.totals),
+            "hole_scores": [list(s) for s in self.hole_scores],
+            "last_hole_grids": [list(g) for g in self.last_hole_grids],
+            "winners": list(self.winners),
+            "legal_actions": [a.to_json() for a in self.legal_actions],
+            "undo_available": self.undo_available,
+        }
+
+
+def view_for(state: State, seat: Seat | None) -> View:
+    """The view of ``seat``; ``None`` (or a seat not at the table) gets the spectator view."""
+    if seat is not None and not 0 <= seat < state.seats:
+        seat = None
+    grids = tuple(
+        tuple(card if up else None for card, up in zip(grid, ups, strict=True))
+        for grid, ups in zip(state.grids, state.face_up, strict=True)
+    )
+    drawn_card = None
+    if state.drawn is not None and (state.drawn_from != STOCK or seat == state.to_act):
+        drawn_card = state.drawn
+    seen: tuple[tuple[Seat, Position, CardCode], ...] = ()
+    stock_seen: tuple[CardCode, ...] = ()
+    drawn_seen = False
+    marked = state.seen or state.stock_seen or state.drawn_seen
+    if marked and seat is not None and seat == state.undo_seat:
+        seen = tuple((s, p, state.grids[s][p]) for s, p in state.seen)
+        stock_seen = state.stock[: state.stock_seen]
+        drawn_seen = state.drawn_seen and drawn_card is None
+        if drawn_seen:
+            drawn_card = state.drawn
+    return View(
+        seat=seat,
+        version=state.version,
+        phase=state.phase,
+        hole=state.hole,
+        holes=state.rules.holes,
+        dealer=state.dealer,
+        players=state.players,
+        seats_to_act=state.seats_to_act(),
+        grids=grids,
+        seen=seen,
+        flips_left=state.flips_left,
+        stock_size=len(state.stock),
+        stock_seen=stock_seen,
+        discard=state.discard,
+        drawn_by=state.to_act if state.drawn is not None else None,
+        drawn_from=state.drawn_from,
+        drawn_card=drawn_card,
+        drawn_seen=drawn_seen,
+        turns_in_hole=state.turns_in_hole,
+        max_turns=state.rules.max_turns,
+        finisher=state.finisher,
+        final_turns_left=state.final_turns_left,
+        totals=state.totals,
+        hole_scores=state.hole_scores,
+        last_hole_grids=state.last_hole_grids,
+        winners=state.winners,
+        legal_actions=tuple(legal_actions(state, seat)) if seat is not None else (),
+        undo_available=seat is not None and can_undo(state, seat),
+    )
+
+
+def spectator_view(state: State) -> View:
+    return view_for(state, None)
+
+
+def outcome(state: State) -> Outcome:
+    return Outcome(
+        hole_scores=state.hole_scores,
+        totals=state.totals,
+        winners=state.winners,
+        finished=state.phase is Phase.FINISHED,
+    )
+
+
+def redact_event(event: Event, seat: Seat | None, *, match_ended: bool) -> dict[str, Any]:
+    """The payload of ``event`` as ``seat`` may see it (``None``: a spectator).
+
+    Once the match has ended every event is shown in full. Before that the seed, each
+    deal's grids and stock order, a reshuffled stock's order, and a card drawn from the
+    stock by another seat are replaced by ``None`` (sizes stay visible).
+    """
+    payload = event_payload(event)
+    if match_ended:
+        return payload
+    if isinstance(event, MatchStarted):
+        payload["seed"] = None
+    elif isinstance(event, HoleDealt):
+        payload["grids"] = [[None] * len(g) for g in event.grids]
+        payload["stock"] = None
+        payload["stock_size"] = len(event.stock)
+    elif isinstance(event, StockReshuffled):
+        payload["stock"] = None
+        payload["stock_size"] = len(event.stock)
+    elif isinstance(event, CardDrawn) and event.source == STOCK and event.seat != seat:
+        payload["card"] = None
+    return payload

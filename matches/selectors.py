@@ -1,0 +1,174 @@
+"""Reads of the match store, always shaped for one viewer.
+
+Nothing here returns engine state: every card a caller receives went through the engine's
+views (``view_for``) or event redaction (``redact_event``) for that caller's seat.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db.models import Q, QuerySet
+
+from golf import redact_event, view_for
+from golf.state import State
+from matches import errors
+from matches.models import Match, MatchEvent, MatchStatus, Seat, SeatKind
+from matches.store import load_events, load_state, state_at, to_event, verify_chain
+
+
+def get_match(match_id: object) -> Match:
+    try:
+        return Match.objects.prefetch_related("seats__user").get(pk=match_id)
+    except (Match.DoesNotExist, ValueError, TypeError, ValidationError):
+        raise errors.MatchNotFound("no such match") from None
+
+
+def seat_index_for(match: Match, user: AbstractBaseUser | None) -> int | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return match.seat_of_user(user.pk)
+
+
+def seats_json(match: Match) -> list[dict[str, Any]]:
+    # ``to_act`` comes from the match row, not the seat rows: a read of the match and then
+    # its seats could straddle a write, and the flags must agree with the version.
+    return [
+        {
+            "index": s.index,
+            "kind": s.kind,
+            "username": s.user.get_username() if s.user_id else None,
+            "com_level": s.com_level or None,
+            "to_act": s.index in match.seats_to_act,
+        }
+        for s in match.seats.all()
+    ]
+
+
+def view_json(state: State, seat: int | None) -> dict[str, Any]:
+    return view_for(state, seat).to_json()
+
+
+def match_view(match: Match, user: AbstractBaseUser | None) -> dict[str, Any]:
+    """The caller's view of the match now: their seat's view, or the spectator view.
+
+    A seated player's view also lists ``auto_moves``: the sequence numbers of the events
+    the server made for them when their turn timed out.
+    """
+    seat = seat_index_for(match, user)
+    view = view_json(load_state(match), seat)
+    if seat is not None and match.turn_timeout:
+        view["auto_moves"] = list(
+            MatchEvent.objects.filter(match=match, actor="timer", payload__seat=seat)
+            .order_by("seq")
+            .values_list("seq", flat=True)
+        )
+    return view
+
+
+def event_json(row: MatchEvent, seat: int | None, ended: bool) -> dict[str, Any]:
+    return {
+        "seq": row.seq,
+        "type": row.type,
+        "version": row.version,
+        "actor": row.actor,
+        "created_at": row.created_at.isoformat(),
+        "data": redact_event(to_event(row), seat, match_ended=ended),
+    }
+
+
+def events_for(
+    match: Match, user: AbstractBaseUser | None, *, after: int = 0, limit: int = 100
+) -> list[dict[str, Any]]:
+    """Events after ``after`` as the caller may see them, at most ``limit``."""
+    return events_of_seat(match, seat_index_for(match, user), after=after, limit=limit)
+
+
+def events_of_seat(
+    match: Match, seat: int | None, *, after: int = 0, limit: int = 100
+) -> list[dict[str, Any]]:
+    """Events after ``after`` as ``seat`` (``None``: a spectator) may see them."""
+    rows = MatchEvent.objects.filter(match=match, seq__gt=after).order_by("seq")[:limit]
+    return [event_json(row, seat, match.ended) for row in rows]
+
+
+def events_between(
+    match: Match, user: AbstractBaseUser | None, first: int, last: int
+) -> list[dict[str, Any]]:
+    seat = seat_index_for(match, user)
+    rows = load_events(match, after=first - 1, upto=last)
+    return [event_json(row, seat, match.ended) for row in rows]
+
+
+def state_view_at(match: Match, user: AbstractBaseUser | None, version: int) -> dict[str, Any]:
+    """The caller's view of the match as it was after ``version`` events."""
+    if not 1 <= version <= match.version:
+        raise errors.InvalidMatchRequest(
+            f"version must be between 1 and {match.version}", field="version"
+        )
+    return view_json(state_at(match, version), seat_index_for(match, user))
+
+
+def audit_record(match: Match) -> dict[str, Any]:
+    """Everything about an ended match: every event in full, the seed and the hash chain."""
+    if not match.ended:
+        raise errors.MatchNotEnded("the audit record is available once the match has ended")
+    rows = load_events(match)
+    seed = next(
+        (
+            r.payload["seed"]
+            for r in reversed(rows)
+            if r.type in ("match_finished", "match_aborted")
+        ),
+        None,
+    )
+    return {
+        "match": str(match.id),
+        "status": match.status,
+        "rules": match.rules,
+        "seed": seed,
+        "seed_commitment": match.seed_commitment,
+        "chain_faults": verify_chain(match, rows),
+        "events": [
+            {
+                "seq": r.seq,
+                "type": r.type,
+                "version": r.version,
+                "actor": r.actor,
+                "created_at": r.created_at.isoformat(),
+                "data": r.payload,
+                "hash": r.hash,
+            }
+            for r in rows
+        ],
+    }
+
+
+def matches_for(
+    user: AbstractBaseUser,
+    *,
+    mine: bool = False,
+    everyone: bool = False,
+    status: str | None = None,
+    preset: str | None = None,
+    awaiting_me: bool = False,
+) -> QuerySet[Match]:
+    """The matches ``user`` sits in, and, unless ``mine``, the open lobbies (matches waiting
+    for players with a seat free); with ``everyone`` (staff only) every match."""
+    queryset = Match.objects.all().prefetch_related("seats__user")
+    if not everyone:
+        seated = Q(pk__in=Seat.objects.filter(user=user).values("match_id"))
+        lobby = Q(
+            status=MatchStatus.WAITING,
+            pk__in=Seat.objects.filter(kind=SeatKind.OPEN).values("match_id"),
+        )
+        queryset = queryset.filter(seated if mine or awaiting_me else seated | lobby)
+    if awaiting_me:
+        queryset = queryset.filter(seats__user=user, seats__to_act=True, status="active")
+    if status:
+        queryset = queryset.filter(status=status)
+    if preset:
+        queryset = queryset.filter(preset=preset)
+    return queryset.distinct().order_by("-updated_at", "id")

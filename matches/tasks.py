@@ -1,0 +1,241 @@
+"""Work that runs on Celery workers: COM turns, turn timers and the stall sweeper.
+
+Tasks take ids and call a service. They are idempotent: each carries the match version it
+was scheduled for, and the write path drops it, writing nothing, if the match has moved
+on. So a task delivered twice, run by two workers at once, or re-enqueued by the sweeper
+still makes at most one move for that version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import random
+import threading
+from datetime import timedelta
+
+from celery import shared_task
+from django.conf import settings
+from django.db import OperationalError
+from django.utils import timezone
+
+from golf import HUMAN, Action, State, view_for
+from golf.com import choose_action
+from matches.models import FollowUp, FollowUpKind, Match, MatchStatus, Seat, SeatKind
+from matches.services import ActResult, match_act_for_seat
+
+logger = logging.getLogger(__name__)
+
+TIMER_LEVEL = "normal"  # the COM that moves for a human whose turn timed out
+TIMER_ACTOR = "timer"
+
+_local = threading.local()
+
+
+def com_rng(match_id: str, version: int, seat: int) -> random.Random:
+    """A COM's random source: from public facts only, never from the match seed."""
+    digest = hashlib.sha256(f"com:{match_id}:{version}:{seat}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def _eager() -> bool:
+    return bool(play_com_turn.app.conf.task_always_eager)
+
+
+def publish(followup: FollowUp) -> bool:
+    """Send a follow-up's task to its queue (in eager mode: run it here and now). A broker
+    that cannot be reached is logged, not raised: the follow-up's row stays in the outbox
+    and the sweeper publishes it again. Returns whether it was handed over."""
+    args = (str(followup.match_id), followup.version)
+    task = play_com_turn if followup.kind == FollowUpKind.COM else turn_timer
+    if _eager():  # tests: COM turns at once; a timer only when due (nothing waits here)
+        if followup.kind == FollowUpKind.COM:
+            _run_com_turns_eagerly(*args)
+        elif followup.due_at <= timezone.now():
+            turn_timer.apply(args=args)
+        return True
+    countdown = max(0.0, (followup.due_at - timezone.now()).total_seconds())
+    try:
+        task.apply_async(args=args, queue=followup.queue, countdown=countdown or None)
+    except Exception as exc:  # the broker is away: the outbox keeps the work
+        logger.warning(
+            "could not publish %s for %s at version %s (%s); the sweeper will retry",
+            followup.kind,
+            followup.match_id,
+            followup.version,
+            type(exc).__name__,
+        )
+        return False
+    return True
+
+
+def _run_com_turns_eagerly(match_id: str, version: int) -> None:
+    """Eager mode (tests): chained COM turns run in a loop here, not recursively."""
+    pending = getattr(_local, "pending", None)
+    if pending is not None:
+        pending.append((match_id, version))
+        return
+    _local.pending = [(match_id, version)]
+    try:
+        while _local.pending:
+            mid, ver = _local.pending.pop(0)
+            play_com_turn.apply(args=(mid, ver))
+    finally:
+        _local.pending = None
+
+
+def _play_for(
+    match_id: str,
+    expected_version: int,
+    seats: dict[int, str],
+    actor: str | None = None,
+) -> ActResult | None:
+    """One move for the first seat to act among ``seats`` (seat -> COM level)."""
+
+    def pick(state: State) -> int | None:
+        return next((s for s in state.seats_to_act() if s in seats), None)
+
+    def choose(state: State, seat: int) -> Action | None:
+        view = view_for(state, seat)
+        rng = com_rng(match_id, state.version, seat)
+        return choose_action(seats[seat], view, state.rules, rng)
+
+    return match_act_for_seat(
+        match_id=match_id,
+        pick_seat=pick,
+        choose=choose,
+        expected_version=expected_version,
+        actor=lambda seat: actor or f"com:{seats[seat]}",
+    )
+
+
+def com_move(match_id: str, expected_version: int) -> bool:
+    """Play the move of the first COM seat to act; False when the request is stale."""
+    levels = dict(
+        Seat.objects.filter(match_id=match_id, kind=SeatKind.COM).values_list("index", "com_level")
+    )
+    return bool(levels) and _play_for(match_id, expected_version, levels) is not None
+
+
+def timeout_move(match_id: str, expected_version: int) -> int:
+    """Finish the turn of a human whose time ran out with ``normal`` COM moves.
+
+    Does nothing unless the match is still at ``expected_version`` and the turn started
+    ``turn_timeout`` seconds ago or more. Returns the number of moves made.
+    """
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or not match.turn_timeout or match.turn_started_at is None:
+        return 0
+    if match.version != expected_version or match.status != MatchStatus.ACTIVE:
+        return 0
+    if timezone.now() < match.turn_started_at + timedelta(seconds=match.turn_timeout):
+        return 0
+    players = (match.snapshot or {}).get("players", [])
+    humans = {i: TIMER_LEVEL for i, kind in enumerate(players) if kind == HUMAN}
+    moves = 0
+    version = expected_version
+    seat_in_turn: int | None = None
+    while moves < 4:  # a whole turn: a draw and a placement, or the initial flips
+        result = _play_for(match_id, version, humans, actor=TIMER_ACTOR)
+        if result is None or result.state is None:
+            break
+        moves += 1
+        version = result.version
+        acted = result.rows[0].payload.get("seat") if result.rows else None
+        if seat_in_turn is None:
+            seat_in_turn = acted
+        if seat_in_turn not in result.state.seats_to_act():
+            break
+        humans = {seat_in_turn: TIMER_LEVEL} if seat_in_turn is not None else humans
+    return moves
+
+
+def stalled_matches(older_than: float) -> list[tuple[str, int, str]]:
+    """Active matches waiting longer than ``older_than`` seconds on a COM (``com``) or on a
+    human past their turn timeout (``timer``): ``(match id, version, kind)``."""
+    cutoff = timezone.now() - timedelta(seconds=older_than)
+    waiting_on_com = Match.objects.filter(
+        status=MatchStatus.ACTIVE,
+        turn_started_at__lte=cutoff,
+        seats__kind=SeatKind.COM,
+        seats__to_act=True,
+    ).values_list("id", "version")
+    found = [(str(i), v, "com") for i, v in waiting_on_com.distinct()]
+    now = timezone.now()
+    timed = Match.objects.filter(
+        status=MatchStatus.ACTIVE, turn_timeout__isnull=False, turn_started_at__isnull=False
+    ).values_list("id", "version", "turn_timeout", "turn_started_at")
+    for match_id, version, timeout, started in timed:
+        if started + timedelta(seconds=timeout) <= now:
+            found.append((str(match_id), version, "timer"))
+    return found
+
+
+def republish_due(limit: int = 500) -> list[FollowUp]:
+    """Publish again the follow-ups whose work has not happened by their next attempt:
+    their task was lost, or could not be sent. Each attempt doubles the wait before the
+    next one (up to five minutes), so a long backlog is not flooded with copies."""
+    now = timezone.now()
+    due = list(
+        FollowUp.objects.filter(next_attempt_at__lte=now).order_by("next_attempt_at")[:limit]
+    )
+    for followup in due:
+        publish(followup)
+        followup.attempts += 1
+        wait = min(300, settings.FOLLOWUP_RETRY_SECONDS * 2**followup.attempts)
+        followup.next_attempt_at = now + timedelta(seconds=wait)
+        FollowUp.objects.filter(pk=followup.pk).update(
+            attempts=followup.attempts, next_attempt_at=followup.next_attempt_at
+        )
+    return due
+
+
+def sweep(older_than: float | None = None) -> list[tuple[str, int, str]]:
+    """Publish the outbox's overdue follow-ups, then, as a backstop, re-enqueue the work of
+    every match stalled on a COM or a timer with no follow-up due. Safe to run at any time
+    and often: a task for a version that has moved on does nothing."""
+    if older_than is None:
+        older_than = settings.COM_STALL_SECONDS
+    republished = {(str(f.match_id), f.version) for f in republish_due()}
+    stalled = [s for s in stalled_matches(older_than) if s[:2] not in republished]
+    for match_id, version, kind in stalled:
+        logger.info("sweeper: re-enqueuing %s work for %s at version %s", kind, match_id, version)
+        publish(
+            FollowUp(
+                match_id=match_id,
+                version=version,
+                kind=FollowUpKind.COM if kind == "com" else FollowUpKind.TIMER,
+                queue=settings.INTERACTIVE_QUEUE,
+                due_at=timezone.now(),
+            )
+        )
+    return stalled
+
+
+TASK_OPTIONS = {
+    "acks_late": True,
+    "autoretry_for": (OperationalError,),
+    "retry_backoff": True,
+    "retry_backoff_max": 30,
+    "max_retries": 5,
+    "soft_time_limit": 20,
+    "time_limit": 30,
+}
+
+
+@shared_task(**TASK_OPTIONS)
+def play_com_turn(match_id: str, expected_version: int) -> bool:
+    """Play one COM move for ``match_id`` if it is still at ``expected_version``."""
+    return com_move(match_id, expected_version)
+
+
+@shared_task(**TASK_OPTIONS)
+def turn_timer(match_id: str, expected_version: int) -> int:
+    """Move for a human whose turn, begun at ``expected_version``, timed out."""
+    return timeout_move(match_id, expected_version)
+
+
+@shared_task(**{**TASK_OPTIONS, "acks_late": False})
+def sweep_stalled() -> int:
+    """Periodic (Celery beat): publish overdue follow-ups, re-enqueue stalled work."""
+    return len(sweep())

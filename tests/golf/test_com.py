@@ -1,0 +1,145 @@
+"""COM players: legal, deterministic, and deciding from the seat's view alone."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from golf import (
+    PRESETS,
+    RevealCard,
+    Rules,
+    decide,
+    legal_actions,
+    replay,
+    start_match,
+    view_for,
+)
+from golf.com import LEVELS, POLICIES, choose_action
+from golf.com.hint import hint
+from golf.com.search import Budget, search_policy
+from golf.state import COM, HUMAN, State, evolve
+from tests.golf.helpers import act, table
+from tests.golf.invariants import shuffle_hidden
+
+QUICK = Budget(samples=3, candidates=3, rounds=3)
+
+
+def quick_hard(view, rules, rng):
+    return search_policy(view, rules, rng, QUICK)
+
+
+QUICK_POLICIES = {**POLICIES, "hard": quick_hard}
+
+TABLES = [
+    (preset, players, overrides)
+    for preset in sorted(PRESETS)
+    for players in (2, 3, 6)
+    for overrides in (
+        {},
+        {"flip_on_discard": "always"},
+        {"flip_on_discard": "optional", "negative_pairs_keep_value": True},
+        {"lines": "rows_and_columns", "grid": "3x3", "final_turns": "none"},
+    )
+]
+
+
+def random_states(count: int, seed: int = 0):
+    """``count`` decision points from random matches over every preset and option."""
+    rng = random.Random(seed)
+    states: list[tuple[State, int]] = []
+    while len(states) < count:
+        preset, players, overrides = rng.choice(TABLES)
+        rules = Rules.from_preset(preset, holes=1, **overrides)
+        state = replay(start_match(rules, [COM] * players, rng.randbytes(32)))
+        while not state.ended:
+            seat = rng.choice(state.seats_to_act())
+            if rng.random() < 0.3:
+                states.append((state, seat))
+            action = rng.choice(legal_actions(state, seat))
+            for event in decide(state, seat, action):
+                state = evolve(state, event)
+    return states[:count]
+
+
+STATES = random_states(1500)
+
+
+@pytest.mark.parametrize("level", ["random", "easy", "normal", "hard"])
+def test_every_policy_returns_a_legal_action(level):
+    policy = QUICK_POLICIES[level]
+    for i, (state, seat) in enumerate(STATES):
+        view = view_for(state, seat)
+        action = policy(view, state.rules, random.Random(i))
+        assert action in legal_actions(state, seat), (level, state.phase, action)
+
+
+def test_the_full_hard_budget_returns_legal_actions():
+    for i, (state, seat) in enumerate(STATES[:40]):
+        action = choose_action("hard", view_for(state, seat), state.rules, random.Random(i))
+        assert action in legal_actions(state, seat)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_no_cheating_same_view_same_action(level):
+    policy = QUICK_POLICIES[level]
+    rng = random.Random(5)
+    for i, (state, seat) in enumerate(STATES[:400]):
+        twin = shuffle_hidden(state, seat, rng)
+        assert view_for(twin, seat) == view_for(state, seat)
+        mine = policy(view_for(state, seat), state.rules, random.Random(i))
+        theirs = policy(view_for(twin, seat), twin.rules, random.Random(i))
+        assert mine == theirs
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_policy_is_deterministic_for_a_seed(level):
+    policy = QUICK_POLICIES[level]
+    for i, (state, seat) in enumerate(STATES[:200]):
+        view = view_for(state, seat)
+        assert policy(view, state.rules, random.Random(i)) == policy(
+            view, state.rules, random.Random(i)
+        )
+
+
+def test_unknown_level():
+    state, seat = STATES[0]
+    with pytest.raises(ValueError, match="unknown COM level"):
+        choose_action("grandmaster", view_for(state, seat), state.rules, random.Random(0))
+
+
+def test_a_com_plays_a_whole_match_at_every_level():
+    rules = Rules.from_preset("six-card", holes=2)
+    state = replay(start_match(rules, [COM, COM, COM], bytes(32)))
+    levels = ["easy", "normal", "hard"]
+    rng = random.Random(1)
+    while not state.ended:
+        seat = state.seats_to_act()[0]
+        action = QUICK_POLICIES[levels[seat]](view_for(state, seat), rules, rng)
+        for event in decide(state, seat, action):
+            state = evolve(state, event)
+    assert len(state.hole_scores) == 2
+
+
+def test_hints_are_legal_readable_and_from_the_view_alone():
+    rng = random.Random(9)
+    for state, seat in STATES[:15]:
+        view = view_for(state, seat)
+        given = hint(view, state.rules)
+        assert given.action in legal_actions(state, seat)
+        assert given.reason.endswith(".") and len(given.reason) < 200
+        twin = shuffle_hidden(state, seat, rng)
+        assert hint(view_for(twin, seat), twin.rules) == given
+
+
+def test_hint_names_the_pair():
+    rules = Rules.from_preset("six-card")
+    grids = [["8S", "KH", "QC", "4D", "5C", "9H"], ["AH", "2H", "3H", "4H", "5H", "6H"]]
+    state, _ = table(rules, grids, "8D", ["JC", "JD", "JS"], [HUMAN, COM])
+    for seat in (0, 1):
+        for p in (0, 2):
+            state, _ = act(state, seat, RevealCard(p))
+    given = hint(view_for(state, 0), rules)
+    assert given.action.to_json() == {"type": "take_discard"}
+    assert "matches your column 1" in given.reason

@@ -1,0 +1,63 @@
+"""Operators browse and audit matches in the admin; events can never be edited there."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from matches.models import Match, MatchEvent, MatchStatus
+
+pytestmark = pytest.mark.django_db
+
+
+def test_match_list_filters_and_search(admin_client, duel):
+    url = reverse("admin:golf_match_changelist")
+    assert admin_client.get(url).status_code == 200
+    page = admin_client.get(url, {"status__exact": "active", "q": "alice"})
+    assert page.status_code == 200 and str(duel.id) in page.content.decode()
+    assert str(duel.id) not in admin_client.get(url, {"status__exact": "finished"}).content.decode()
+
+
+def test_match_page_shows_seats_and_links(admin_client, duel):
+    page = admin_client.get(reverse("admin:golf_match_change", args=[duel.id]))
+    body = page.content.decode()
+    assert page.status_code == 200 and "alice" in body and "state at version" in body
+
+
+def test_state_page_hides_face_down_cards_while_running(admin_client, duel):
+    url = reverse("admin:golf_match_state", args=[duel.id])
+    page = admin_client.get(url, {"version": 2})
+    body = page.content.decode()
+    assert page.status_code == 200 and "Seat 1" in body
+    dealt = MatchEvent.objects.get(match=duel, type="hole_dealt").payload
+    assert "??" in body
+    for code in dealt["grids"][0]:
+        assert f">{code}" not in body
+
+
+def test_events_are_read_only(admin_client, duel):
+    event = MatchEvent.objects.filter(match=duel).first()
+    change = reverse("admin:golf_matchevent_change", args=[event.pk])
+    page = admin_client.get(change)
+    assert page.status_code == 200 and "payload" in page.content.decode()
+    response = admin_client.post(change, {"type": "forged"})
+    assert response.status_code == 403
+    assert (
+        admin_client.post(reverse("admin:golf_matchevent_delete", args=[event.pk])).status_code
+        == 403
+    )
+    assert admin_client.get(reverse("admin:golf_matchevent_add")).status_code == 403
+    event.refresh_from_db()
+    assert event.type == "match_started"
+
+
+def test_verify_and_abort_actions(admin_client, duel):
+    url = reverse("admin:golf_match_changelist")
+    page = admin_client.post(
+        url, {"action": "verify_selected", "_selected_action": [duel.id]}, follow=True
+    )
+    assert "OK" in page.content.decode()
+    admin_client.post(url, {"action": "abort_selected", "_selected_action": [duel.id]}, follow=True)
+    duel.refresh_from_db()
+    assert duel.status == MatchStatus.ABORTED
+    assert Match.objects.get(pk=duel.id).events.last().type == "match_aborted"

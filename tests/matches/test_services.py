@@ -1,0 +1,181 @@
+"""The write path: create, join, act, abort, with versions and idempotency."""
+
+from __future__ import annotations
+
+import pytest
+
+from golf import IllegalActionError, MalformedActionError, RulesError, replay
+from matches import errors
+from matches.models import Match, MatchEvent, MatchStatus, Seat
+from matches.selectors import seats_json
+from matches.services import match_abort, match_act, match_create, match_join
+from matches.store import load_events, load_state, to_event
+
+pytestmark = pytest.mark.django_db
+
+
+def test_create_commits_to_a_seed_and_deals(alice):
+    match = match_create(
+        creator=alice,
+        preset="nine-card",
+        rules={"holes": 2},
+        seats=[{"type": "me"}, {"type": "com", "level": "hard"}, {"type": "com"}],
+    )
+    assert match.status == MatchStatus.ACTIVE and match.version == 2
+    assert match.rules["holes"] == 2 and match.rules["grid"] == "3x3"
+    types = [e.type for e in load_events(match)]
+    assert types == ["match_started", "hole_dealt"]
+    started = load_events(match)[0]
+    assert started.payload["commitment"] == match.seed_commitment
+    seats = list(match.seats.order_by("index"))
+    assert [s.kind for s in seats] == ["human", "com", "com"]
+    assert seats[1].com_level == "hard" and seats[2].com_level == "normal"
+    assert seats[0].to_act  # initial flips: every seat may act
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"seats": []}, errors.InvalidMatchRequest),
+        ({"seats": [{"type": "me"}, {"type": "robot"}]}, errors.InvalidMatchRequest),
+        (
+            {"seats": [{"type": "me"}, {"type": "com", "level": "godlike"}]},
+            errors.InvalidMatchRequest,
+        ),
+        ({"seats": [{"type": "me"}, {"type": "me"}]}, errors.InvalidMatchRequest),
+        ({"seats": [{"type": "me"}]}, RulesError),
+        ({"seats": [{"type": "me"}] + [{"type": "com"}] * 6}, RulesError),
+        ({"seats": [{"type": "me"}, {"type": "com"}], "preset": "poker"}, RulesError),
+        ({"seats": [{"type": "me"}, {"type": "com"}], "rules": {"grid": "9x9"}}, RulesError),
+        ({"seats": [{"type": "me"}, {"type": "me2"}]}, errors.InvalidMatchRequest),
+        ({"seats": [{"type": "me"}, {"type": "open"}], "rules": {"undo": True}}, RulesError),
+        (
+            {"seats": [{"type": "me"}, {"type": "com"}], "turn_timeout": 1},
+            errors.InvalidMatchRequest,
+        ),
+    ],
+)
+def test_bad_create_requests_write_nothing(alice, kwargs, error):
+    before = MatchEvent.objects.count()
+    with pytest.raises(error):
+        match_create(creator=alice, **kwargs)
+    assert MatchEvent.objects.count() == before
+
+
+def test_join_fills_open_seats_then_activates(alice, bob, carol):
+    match = match_create(creator=alice, seats=[{"type": "me"}, {"type": "open"}, {"type": "open"}])
+    assert match.status == MatchStatus.WAITING
+    with pytest.raises(errors.MatchNotActive):
+        match_act(match_id=match.id, user=alice, action={"type": "reveal", "position": 0})
+    with pytest.raises(errors.AlreadySeated):
+        match_join(match_id=match.id, user=alice)
+    assert match_join(match_id=match.id, user=bob).index == 1
+    assert match_join(match_id=match.id, user=carol, seat=2).index == 2
+    match.refresh_from_db()
+    assert match.status == MatchStatus.ACTIVE
+    with pytest.raises(errors.NoOpenSeat):
+        match_join(match_id=match.id, user=alice.__class__.objects.create_user("dave"))
+
+
+def test_acting_appends_events_with_the_next_sequence_numbers(duel, alice, bob):
+    result = match_act(match_id=duel.id, user=alice, action={"type": "reveal", "position": 0})
+    assert (result.first_seq, result.version) == (3, 3)
+    result = match_act(
+        match_id=duel.id, user=bob, action={"type": "reveal", "position": 4}, expected_version=3
+    )
+    assert result.version == 4
+    assert [e.seq for e in load_events(duel)] == [1, 2, 3, 4]
+
+
+def test_a_stale_expected_version_writes_nothing(duel, alice):
+    with pytest.raises(errors.VersionConflict) as info:
+        match_act(
+            match_id=duel.id,
+            user=alice,
+            action={"type": "reveal", "position": 0},
+            expected_version=1,
+        )
+    assert info.value.extra["current_version"] == 2
+    assert MatchEvent.objects.filter(match=duel).count() == 2
+
+
+def test_illegal_and_malformed_actions_write_nothing(duel, alice, carol):
+    with pytest.raises(IllegalActionError) as info:
+        match_act(match_id=duel.id, user=alice, action={"type": "draw"})
+    assert info.value.code == "wrong_phase"
+    with pytest.raises(MalformedActionError):
+        match_act(match_id=duel.id, user=alice, action={"type": "reveal", "position": "zero"})
+    with pytest.raises(errors.NotAParticipant):
+        match_act(match_id=duel.id, user=carol, action={"type": "reveal", "position": 0})
+    with pytest.raises(errors.MatchNotFound):
+        match_act(match_id="not-a-uuid", user=alice, action={"type": "draw"})
+    assert MatchEvent.objects.filter(match=duel).count() == 2
+
+
+def test_idempotent_repeats_return_the_first_result(duel, alice):
+    action = {"type": "reveal", "position": 1}
+    first = match_act(match_id=duel.id, user=alice, action=action, idempotency_key="k1")
+    again = match_act(match_id=duel.id, user=alice, action=action, idempotency_key="k1")
+    assert (again.first_seq, again.version, again.replayed) == (
+        first.first_seq,
+        first.version,
+        True,
+    )
+    assert MatchEvent.objects.filter(match=duel).count() == 3
+    with pytest.raises(errors.IdempotencyConflict):
+        match_act(
+            match_id=duel.id,
+            user=alice,
+            action={"type": "reveal", "position": 2},
+            idempotency_key="k1",
+        )
+
+
+def test_abort_is_for_staff_and_reveals_the_seed(duel, alice, staff):
+    with pytest.raises(errors.PermissionDenied):
+        match_abort(match_id=duel.id, user=alice)
+    match_abort(match_id=duel.id, user=staff, reason="test")
+    duel.refresh_from_db()
+    assert duel.status == MatchStatus.ABORTED and duel.ended_at is not None
+    last = load_events(duel)[-1]
+    assert last.type == "match_aborted" and last.actor == f"staff:{staff.pk}"
+    import hashlib
+
+    assert hashlib.sha256(bytes.fromhex(last.payload["seed"])).hexdigest() == duel.seed_commitment
+    with pytest.raises(errors.MatchNotActive):
+        match_act(match_id=duel.id, user=alice, action={"type": "reveal", "position": 0})
+
+
+def test_com_opponents_play_on_commit_to_the_end(alice, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        match = match_create(
+            creator=alice,
+            rules={"holes": 1},
+            seats=[{"type": "com", "level": "easy"}, {"type": "com", "level": "normal"}],
+            spectate=True,
+        )
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINISHED
+    state = replay(to_event(r) for r in load_events(match))
+    assert state.ended and list(state.totals) == match.totals
+    assert {e.actor for e in load_events(match)[2:]} <= {"com:easy", "com:normal"}
+
+
+def test_seats_to_act_read_model_follows_the_log(duel, alice, bob):
+    for user, pos in ((alice, 0), (alice, 1), (bob, 0), (bob, 1)):
+        match_act(match_id=duel.id, user=user, action={"type": "reveal", "position": pos})
+    seats = {s.index: s.to_act for s in Seat.objects.filter(match=duel)}
+    assert seats == {0: True, 1: False}
+    duel.refresh_from_db()
+    assert load_state(duel).seats_to_act() == (0,) and duel.seats_to_act == [0]
+
+
+def test_seats_read_with_a_match_agree_with_it_when_a_write_lands_in_between(duel, alice, bob):
+    for user, pos in ((alice, 0), (alice, 1), (bob, 0), (bob, 1)):
+        match_act(match_id=duel.id, user=user, action={"type": "reveal", "position": pos})
+    reader = Match.objects.get(pk=duel.id)  # a reader has the match row: seat 0 to act
+    match_act(match_id=duel.id, user=alice, action={"type": "draw"})
+    match_act(match_id=duel.id, user=alice, action={"type": "swap", "position": 5})
+    # seat 1 is to act now; the reader's seats must still say what its version says
+    flags = [seat["to_act"] for seat in seats_json(reader)]
+    assert flags == [True, False] and load_state(reader).seats_to_act() == (0,)

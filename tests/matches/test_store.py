@@ -1,0 +1,319 @@
+"""The event store: append-only, tamper-evident, concurrency-safe, snapshot == replay."""
+
+from __future__ import annotations
+
+import random
+import threading
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.db import DatabaseError, connection, connections, transaction
+
+from golf import legal_actions, replay
+from golf.snapshot import state_to_json
+from matches import errors
+from matches.models import Match, MatchEvent, Seat
+from matches.services import match_act, match_create, match_join
+from matches.store import load_events, load_state, state_at, to_event
+
+
+def full_replay(match):
+    return replay(to_event(r) for r in load_events(match))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "statement", ["UPDATE golf_matchevent SET type = 'x'", "DELETE FROM golf_matchevent"]
+)
+def test_the_database_refuses_to_change_events(duel, statement):
+    with (
+        pytest.raises(DatabaseError, match="append-only"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute(statement)
+    assert MatchEvent.objects.filter(match=duel).count() == 2
+
+
+@pytest.mark.django_db
+def test_the_orm_cannot_change_an_event_either(duel):
+    event = MatchEvent.objects.filter(match=duel).first()
+    event.type = "forged"
+    with pytest.raises(DatabaseError), transaction.atomic():
+        event.save()
+    with pytest.raises(DatabaseError), transaction.atomic():
+        MatchEvent.objects.filter(match=duel).delete()
+
+
+def play_randomly(match, users, steps, rng):
+    """Random legal moves by the human seats, through the service."""
+    for _ in range(steps):
+        state = load_state(match)
+        if state.ended:
+            return
+        seat = rng.choice(state.seats_to_act())
+        action = rng.choice(legal_actions(state, seat))
+        match_act(match_id=match.id, user=users[seat], action=action.to_json())
+        match.refresh_from_db()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("preset", ["six-card", "nine-card", "six-card-instant"])
+def test_loading_from_a_snapshot_equals_a_full_replay(alice, bob, carol, preset):
+    rng = random.Random(preset)
+    match = match_create(
+        creator=alice,
+        preset=preset,
+        rules={"holes": 2},
+        seats=[{"type": "me"}, {"type": "open"}, {"type": "open"}],
+    )
+    match_join(match_id=match.id, user=bob)
+    match_join(match_id=match.id, user=carol)
+    users = [alice, bob, carol]
+    for _ in range(8):
+        play_randomly(match, users, 7, rng)
+        assert match.snapshot_version == match.version
+        assert load_state(match) == full_replay(match)
+        # an older snapshot plus the events after it gives the same state
+        older = max(1, match.version - rng.randint(1, 9))
+        match.snapshot = state_to_json(state_at(match, older))
+        match.snapshot_version = older
+        assert load_state(match) == full_replay(match)
+        # and so does no snapshot at all
+        match.snapshot = None
+        assert load_state(match) == full_replay(match)
+        match.refresh_from_db()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_submissions_of_the_next_action_give_one_success(duel, alice):
+    version = duel.version
+    results: list[object] = []
+    barrier = threading.Barrier(8)
+
+    def submit(position: int) -> None:
+        try:
+            barrier.wait()
+            match_act(
+                match_id=duel.id,
+                user=alice,
+                action={"type": "reveal", "position": position % 6},
+                expected_version=version,
+            )
+            results.append("ok")
+        except errors.VersionConflict:
+            results.append("conflict")
+        except Exception as exc:
+            results.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=submit, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(map(str, results)) == ["conflict"] * 7 + ["ok"]
+    seqs = list(MatchEvent.objects.filter(match=duel).order_by("seq").values_list("seq", flat=True))
+    assert seqs == list(range(1, version + 2))
+
+
+def tamper(sql, params):
+    with connection.cursor() as cursor:
+        # an attacker with superuser rights bypasses the trigger
+        cursor.execute("SET LOCAL session_replication_role = replica")
+        cursor.execute(sql, params)
+        cursor.execute("SET LOCAL session_replication_role = origin")
+
+
+def verify(*args):
+    out, err = StringIO(), StringIO()
+    try:
+        call_command("verify_match", *args, stdout=out, stderr=err)
+        code = 0
+    except SystemExit as exc:
+        code = exc.code
+    return code, out.getvalue() + err.getvalue()
+
+
+@pytest.fixture
+def finished(alice, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        match = match_create(
+            creator=alice,
+            rules={"holes": 2},
+            seats=[{"type": "com"}, {"type": "com", "level": "easy"}],
+            spectate=True,
+        )
+    match.refresh_from_db()
+    assert match.ended
+    return match
+
+
+@pytest.mark.django_db
+def test_verify_passes_a_sound_finished_match(finished, duel):
+    code, out = verify("--all")
+    assert code == 0, out
+    assert "2 match(es) verified, 0 with faults" in out
+    code, out = verify(str(finished.id))
+    assert code == 0 and "deals and reshuffles checked" in out
+    assert "OK" in out and " 0 deals" not in out
+
+
+@pytest.mark.django_db
+def test_verify_reports_a_tampered_payload(finished):
+    tamper(
+        "UPDATE golf_matchevent SET payload = jsonb_set(payload, '{card}', "
+        "CASE WHEN payload->>'card' = 'KS' THEN '\"QS\"' ELSE '\"KS\"' END::jsonb) "
+        "WHERE match_id = %s AND type = 'card_drawn' AND seq = "
+        "(SELECT min(seq) FROM golf_matchevent WHERE match_id = %s AND type = 'card_drawn')",
+        [finished.id, finished.id],
+    )
+    code, out = verify(str(finished.id))
+    assert code == 1 and "hash mismatch" in out
+
+
+@pytest.mark.django_db
+def test_verify_reports_a_tampered_hash_and_a_gap(finished):
+    tamper(
+        "UPDATE golf_matchevent SET hash = repeat('0', 64) WHERE match_id = %s AND seq = 5",
+        [finished.id],
+    )
+    code, out = verify(str(finished.id))
+    assert code == 1 and "hash mismatch at #5" in out
+    tamper("DELETE FROM golf_matchevent WHERE match_id = %s AND seq = 7", [finished.id])
+    code, out = verify(str(finished.id))
+    assert code == 1 and "sequence gap: expected #7, found #8" in out
+
+
+def forge(match, change, *, unkeyed_chain=False):
+    """Rewrite ``match``'s log as a database superuser can (the trigger bypassed), calling
+    ``change(row)`` on every row, then recompute the unkeyed chain with the public function:
+    what a forger without the chain key can do."""
+    from matches.store import event_hash, genesis_hash
+
+    if unkeyed_chain:  # make it an older match, whose chain has no key
+        Match.objects.filter(pk=match.pk).update(chain_key_id="")
+    previous = genesis_hash(match.id)
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL session_replication_role = replica")
+        for row in load_events(match):
+            change(row)
+            row.hash = event_hash(previous, row.seq, row.type, row.version, row.payload, row.actor)
+            previous = row.hash
+            MatchEvent.objects.filter(pk=row.pk).update(
+                payload=row.payload, actor=row.actor, created_at=row.created_at, hash=row.hash
+            )
+        Match.objects.filter(pk=match.pk).update(last_hash=previous)
+        cursor.execute("SET LOCAL session_replication_role = origin")
+
+
+@pytest.mark.django_db
+def test_verify_reports_a_deal_the_seed_does_not_give_even_in_an_unkeyed_chain(finished):
+    def reverse_the_stock(row):
+        if row.type == "hole_dealt" and row.payload["hole"] == 1:
+            row.payload = {**row.payload, "stock": list(reversed(row.payload["stock"]))}
+
+    forge(finished, reverse_the_stock, unkeyed_chain=True)
+    code, out = verify(str(finished.id))
+    assert code == 1 and "hash mismatch" not in out  # the forged unkeyed chain holds
+    assert "#2 hole_dealt is not what the rules give" in out
+    assert "an unkeyed chain" in out
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("unkeyed_chain", [False, True])
+def test_verify_recomputes_scores_totals_and_winners(finished, unkeyed_chain):
+    def rewrite_results(row):
+        if row.type == "hole_scored":
+            row.payload = {**row.payload, "scores": [0] * len(row.payload["scores"])}
+        if row.type == "match_finished":
+            row.payload = {**row.payload, "winners": [1]}
+
+    forge(finished, rewrite_results, unkeyed_chain=unkeyed_chain)
+    code, out = verify(str(finished.id))
+    assert code == 1
+    assert "hole_scored is not what the rules give" in out
+    assert ("hash mismatch" in out) is not unkeyed_chain  # the keyed chain tells at once
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("field", ["created_at", "actor"])
+def test_a_keyed_chain_covers_timestamps_and_actors(finished, field):
+    from datetime import timedelta
+
+    def change(row):
+        if row.seq == 4:
+            if field == "created_at":
+                row.created_at -= timedelta(hours=1)
+            else:
+                row.actor = "user:999"
+
+    forge(finished, change)
+    code, out = verify(str(finished.id))
+    assert code == 1 and "hash mismatch at #4" in out
+
+
+@pytest.mark.django_db
+def test_a_rotated_out_key_still_verifies_and_an_unknown_one_is_reported(finished, settings):
+    Match.objects.filter(pk=finished.pk).update(chain_key_id="t1")
+    finished.refresh_from_db()
+    code, out = verify(str(finished.id))  # t1 is known but was not used: every hash differs
+    assert code == 1 and "hash mismatch at #1" in out
+    settings.EVENT_CHAIN_KEYS = {"t9": b"9" * 32}
+    code, out = verify(str(finished.id))
+    assert code == 1 and "cannot check the chain: chain key 't1' is not configured" in out
+
+
+@pytest.mark.django_db
+def test_verify_reports_deleted_events_at_the_end_too(finished):
+    last = load_events(finished)[-1].seq
+    tamper("DELETE FROM golf_matchevent WHERE match_id = %s AND seq = %s", [finished.id, last])
+    code, out = verify(str(finished.id))
+    assert code == 1
+    assert f"the match row says version {last}, the log ends at #{last - 1}" in out
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_event_log_refuses_truncate(finished):
+    from django.db import DatabaseError, transaction
+
+    with (
+        pytest.raises(DatabaseError, match="append-only"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute("SET LOCAL golf.allow_truncate = 'off'")  # as the service's sessions
+        cursor.execute("TRUNCATE golf_matchevent CASCADE")
+    assert load_events(finished)
+
+
+@pytest.mark.django_db
+def test_verify_reports_a_truncated_log(finished):
+    tamper("DELETE FROM golf_matchevent WHERE match_id = %s", [finished.id])
+    code, out = verify(str(finished.id))
+    assert code == 1 and "no events" in out and "the log ends at #0" in out
+
+
+@pytest.mark.django_db
+def test_verify_reports_a_read_model_that_disagrees_with_the_log(duel):
+    assert verify(str(duel.id))[0] == 0
+    Match.objects.filter(pk=duel.pk).update(seats_to_act=[1], totals=[5, 0])
+    Seat.objects.filter(match=duel, index=1).update(to_act=False)
+    code, out = verify(str(duel.id))
+    assert code == 1
+    assert "read model: seats to act [1], replay [0, 1]" in out
+    assert "read model: seats flagged to act [0], replay [0, 1]" in out
+    assert "read model: totals [5, 0], replay [0, 0]" in out
+
+
+@pytest.mark.django_db
+def test_verify_needs_a_match(duel):
+    from django.core.management import CommandError
+
+    with pytest.raises(CommandError):
+        call_command("verify_match")
+    with pytest.raises(CommandError):
+        call_command("verify_match", "00000000-0000-0000-0000-000000000000")
+    assert Match.objects.count() == 1

@@ -1,0 +1,136 @@
+"""COM turns, turn timers and the sweeper, with tasks run eagerly in this process."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from matches.models import Match, MatchEvent
+from matches.selectors import match_view
+from matches.services import match_act, match_create, match_join
+from matches.tasks import com_move, sweep, turn_timer
+
+pytestmark = pytest.mark.django_db
+
+
+def events_of(match):
+    return list(MatchEvent.objects.filter(match=match).order_by("seq"))
+
+
+def test_a_stale_com_task_does_nothing(alice, django_capture_on_commit_callbacks):
+    match = match_create(creator=alice, seats=[{"type": "me"}, {"type": "com"}])  # COM not run
+    assert com_move(str(match.id), match.version - 1) is False
+    assert len(events_of(match)) == 2
+    assert com_move(str(match.id), match.version) is True  # the COM's first initial flip
+    assert len(events_of(match)) == 3 and events_of(match)[-1].actor == "com:normal"
+    assert com_move(str(match.id), match.version) is False  # that version is gone now
+
+
+def test_com_turns_chain_until_a_human_must_act(alice, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        match = match_create(
+            creator=alice, seats=[{"type": "me"}, {"type": "com"}, {"type": "com", "level": "easy"}]
+        )
+    for position in (0, 1):
+        with django_capture_on_commit_callbacks(execute=True):
+            match_act(
+                match_id=match.id, user=alice, action={"type": "reveal", "position": position}
+            )
+    match.refresh_from_db()
+    view = match_view(match, alice)
+    assert view["seats_to_act"] == [0] and view["phase"] == "draw"
+    actors = [e.actor for e in events_of(match)]
+    assert actors.count("com:normal") == 2 and actors.count("com:easy") == 2
+
+
+def timed_duel(alice, bob, timeout=60):
+    match = match_create(
+        creator=alice, seats=[{"type": "me"}, {"type": "open"}], turn_timeout=timeout
+    )
+    match_join(match_id=match.id, user=bob)
+    for user, pos in ((alice, 0), (alice, 1), (bob, 0), (bob, 1)):
+        match_act(match_id=match.id, user=user, action={"type": "reveal", "position": pos})
+    match.refresh_from_db()
+    return match
+
+
+def test_a_timed_out_turn_is_played_by_the_server(alice, bob):
+    match = timed_duel(alice, bob)
+    assert turn_timer.apply(args=(str(match.id), match.version)).get() == 0  # not yet due
+    Match.objects.filter(pk=match.pk).update(turn_started_at=timezone.now() - timedelta(seconds=61))
+    moves = turn_timer.apply(args=(str(match.id), match.version)).get()
+    assert moves == 2  # a draw and its placement: the whole turn
+    auto = [e for e in events_of(match) if e.actor == "timer"]
+    assert [e.type for e in auto][:1] in (["card_drawn"],) and len(auto) >= 2
+    match.refresh_from_db()
+    mine = match_view(match, alice)
+    assert mine["auto_moves"] == [e.seq for e in auto if e.payload.get("seat") == 0]
+    assert mine["seats_to_act"] == [1]
+    assert "auto_moves" not in match_view(match, None)
+
+
+def test_a_timer_for_an_old_version_does_nothing(alice, bob):
+    match = timed_duel(alice, bob)
+    Match.objects.filter(pk=match.pk).update(turn_started_at=timezone.now() - timedelta(hours=1))
+    assert turn_timer.apply(args=(str(match.id), match.version - 1)).get() == 0
+    assert not any(e.actor == "timer" for e in events_of(match))
+
+
+def test_the_sweeper_restarts_a_stalled_com(alice, django_capture_on_commit_callbacks):
+    match = match_create(creator=alice, seats=[{"type": "me"}, {"type": "com"}])  # COM not run
+    assert sweep(older_than=3600) == []
+    Match.objects.filter(pk=match.pk).update(turn_started_at=timezone.now() - timedelta(minutes=5))
+    with django_capture_on_commit_callbacks(execute=True):
+        stalled = sweep(older_than=60)
+    assert stalled == [(str(match.id), match.version, "com")]
+    assert [e.actor for e in events_of(match)].count("com:normal") == 2  # both COM flips
+
+
+def test_the_sweeper_plays_timed_out_turns_and_has_a_command(alice, bob):
+    match = timed_duel(alice, bob, timeout=30)
+    Match.objects.filter(pk=match.pk).update(turn_started_at=timezone.now() - timedelta(seconds=31))
+    out = StringIO()
+    call_command("sweep_matches", "--older-than", "0", stdout=out)
+    assert f"{match.id} at version {match.version}: timer re-enqueued" in out.getvalue()
+    assert any(e.actor == "timer" for e in events_of(match))
+
+
+def test_a_followup_waits_in_the_outbox_until_the_broker_takes_it(alice, monkeypatch):
+    """The broker is away when the match is created: the write stands, the COM's turn is
+    kept in the outbox, and the sweeper publishes it once the broker is back."""
+    from datetime import timedelta
+
+    from kombu.exceptions import OperationalError
+
+    from matches import tasks
+    from matches.models import FollowUp
+
+    def broker_away(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to the broker")
+
+    sent = []
+    monkeypatch.setattr(tasks, "_eager", lambda: False)
+    monkeypatch.setattr(tasks.play_com_turn, "apply_async", broker_away)
+    match = match_create(creator=alice, seats=[{"type": "me"}, {"type": "com"}])
+    row = FollowUp.objects.get(match=match)
+    assert (row.version, row.kind, row.queue) == (match.version, "com", "interactive")
+    assert tasks.publish(row) is False  # logged, not raised
+
+    monkeypatch.setattr(tasks.play_com_turn, "apply_async", lambda **kw: sent.append(kw))
+    assert tasks.republish_due() == []  # not due yet
+    FollowUp.objects.update(next_attempt_at=timezone.now() - timedelta(seconds=1))
+    assert [f.pk for f in tasks.republish_due()] == [row.pk]
+    assert sent == [
+        {"args": (str(match.id), match.version), "queue": "interactive", "countdown": None}
+    ]
+    row.refresh_from_db()
+    assert row.attempts == 1 and row.next_attempt_at > timezone.now()
+
+    # the task runs: the COM's move is written and the follow-up of that version is gone
+    assert com_move(str(match.id), match.version) is True
+    assert not FollowUp.objects.filter(match=match, version=match.version).exists()
+    assert com_move(str(match.id), match.version) is False  # a second copy does nothing
