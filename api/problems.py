@@ -21,7 +21,7 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from golf import IllegalActionError, MalformedActionError, RulesError
+from cards.errors import IllegalActionError, MalformedActionError, RulesError
 from matches import errors as service_errors
 
 logger = logging.getLogger(__name__)

@@ -3,17 +3,11 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model, password_validation
-from drf_spectacular.utils import OpenApiExample, PolymorphicProxySerializer
+from drf_spectacular.utils import OpenApiExample, extend_schema_field
 from rest_framework import serializers
 
-from golf import PRESETS
-from matches.models import ComLevel, MatchStatus
-
-
-def card_field(**kwargs: object) -> serializers.CharField:
-    return serializers.CharField(
-        allow_null=True, help_text="card code such as 'KS' or 'XR'; null when hidden", **kwargs
-    )
+from games import DEFAULT_GAME
+from matches.models import MatchStatus
 
 
 class StrictSerializer(serializers.Serializer):
@@ -96,167 +90,67 @@ class RegisteredSerializer(UserSerializer):
     token = serializers.CharField()
 
 
-# --- rules --------------------------------------------------------------------------------
-class RuleOptionSerializer(serializers.Serializer):
+# --- games --------------------------------------------------------------------------------
+# A game's own shapes (its rules, actions and views) are JSON Schemas the game provides;
+# api/openapi.py puts every registered game's into the schema, with these unions of them.
+@extend_schema_field({"$ref": "#/components/schemas/GameRules"})
+class GameRulesField(serializers.DictField):
+    pass
+
+
+@extend_schema_field({"$ref": "#/components/schemas/GameAction"})
+class GameActionField(serializers.DictField):
+    pass
+
+
+@extend_schema_field({"$ref": "#/components/schemas/GameView"})
+class GameViewField(serializers.DictField):
+    pass
+
+
+class GameOptionSerializer(serializers.Serializer):
     name = serializers.CharField()
-    type = serializers.CharField()
-    default = serializers.JSONField()
-    allowed = serializers.ListField(child=serializers.JSONField(), required=False)
-    description = serializers.CharField(required=False)
-    minimum = serializers.JSONField(required=False)
-    maximum = serializers.JSONField(required=False)
+    doc = serializers.CharField(help_text="what the option does")
+    schema = serializers.DictField(help_text="its JSON Schema: type, allowed values, bounds")
+    default = serializers.JSONField(help_text="its value in the game's default preset")
+
+
+class PresetSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    rules = GameRulesField(help_text="every option with this preset's value")
+
+
+class SeatLimitsSerializer(serializers.Serializer):
+    min = serializers.IntegerField()
+    max = serializers.IntegerField()
+
+
+class GameSerializer(serializers.Serializer):
+    name = serializers.CharField(help_text="what `game` names in a match")
+    title = serializers.CharField()
+    description = serializers.CharField()
+    round_name = serializers.CharField(help_text="what the game calls a round (hole, deal)")
+    seats = SeatLimitsSerializer()
+    presets = PresetSerializer(many=True)
+    default_preset = serializers.CharField()
+    options = GameOptionSerializer(many=True)
+    com_levels = serializers.ListField(child=serializers.CharField(), help_text="weakest first")
+    default_com_level = serializers.CharField()
 
 
 class RulesetSerializer(serializers.Serializer):
+    game = serializers.CharField()
     preset = serializers.CharField()
-    rules = serializers.DictField(help_text="every option with this preset's value")
-    options = RuleOptionSerializer(many=True)
+    rules = GameRulesField(help_text="every option with this preset's value")
+    options = GameOptionSerializer(many=True)
 
 
 # --- actions ------------------------------------------------------------------------------
-class _ActionBase(serializers.Serializer):
+class ActionRequestSerializer(serializers.Serializer):
+    """The body of ``POST .../actions``: one of the match's game's actions."""
+
     expected_version = serializers.IntegerField(
         required=False, min_value=0, help_text="the version you acted on (or send If-Match)"
-    )
-
-
-class RevealActionSerializer(_ActionBase):
-    type = serializers.ChoiceField(choices=["reveal"])
-    position = serializers.IntegerField(min_value=0, help_text="an initial flip")
-
-
-class DrawActionSerializer(_ActionBase):
-    type = serializers.ChoiceField(choices=["draw"], help_text="draw from the stock")
-
-
-class TakeDiscardActionSerializer(_ActionBase):
-    type = serializers.ChoiceField(choices=["take_discard"])
-
-
-class SwapActionSerializer(_ActionBase):
-    type = serializers.ChoiceField(choices=["swap"])
-    position = serializers.IntegerField(min_value=0)
-
-
-class DiscardActionSerializer(_ActionBase):
-    type = serializers.ChoiceField(choices=["discard"])
-    flip = serializers.IntegerField(
-        min_value=0, required=False, allow_null=True, help_text="a face-down position to turn up"
-    )
-
-
-class UndoActionSerializer(_ActionBase):
-    type = serializers.ChoiceField(choices=["undo"])
-
-
-ACTION_SERIALIZERS = {
-    "reveal": RevealActionSerializer,
-    "draw": DrawActionSerializer,
-    "take_discard": TakeDiscardActionSerializer,
-    "swap": SwapActionSerializer,
-    "discard": DiscardActionSerializer,
-    "undo": UndoActionSerializer,
-}
-
-ActionRequest = PolymorphicProxySerializer(
-    component_name="Action",
-    serializers=ACTION_SERIALIZERS,
-    resource_type_field_name="type",
-)
-
-ACTION_EXAMPLES = [
-    OpenApiExample(
-        "Reveal (initial flip)", value={"type": "reveal", "position": 0}, request_only=True
-    ),
-    OpenApiExample(
-        "Draw from the stock", value={"type": "draw", "expected_version": 7}, request_only=True
-    ),
-    OpenApiExample("Take the discard", value={"type": "take_discard"}, request_only=True),
-    OpenApiExample(
-        "Swap into position 4", value={"type": "swap", "position": 4}, request_only=True
-    ),
-    OpenApiExample(
-        "Discard, flipping position 2", value={"type": "discard", "flip": 2}, request_only=True
-    ),
-    OpenApiExample("Undo", value={"type": "undo"}, request_only=True),
-]
-
-
-class LegalActionSerializer(serializers.Serializer):
-    type = serializers.CharField()
-    position = serializers.IntegerField(required=False)
-    flip = serializers.IntegerField(required=False, allow_null=True)
-
-
-# --- views of a match ---------------------------------------------------------------------
-class DrawnSerializer(serializers.Serializer):
-    seat = serializers.IntegerField()
-    source = serializers.ChoiceField(choices=["stock", "discard"])
-    card = card_field()
-
-
-class FinalTurnsSerializer(serializers.Serializer):
-    finisher = serializers.IntegerField()
-    turns_left = serializers.IntegerField()
-
-
-class SeenCardSerializer(serializers.Serializer):
-    seat = serializers.IntegerField()
-    position = serializers.IntegerField()
-    card = serializers.CharField()
-
-
-class GameViewSerializer(serializers.Serializer):
-    """A match as one seat (or a spectator) may see it."""
-
-    seat = serializers.IntegerField(allow_null=True, help_text="your seat; null for a spectator")
-    version = serializers.IntegerField()
-    phase = serializers.ChoiceField(
-        choices=["not_dealt", "flips", "draw", "place", "hole_over", "finished", "aborted"]
-    )
-    hole = serializers.IntegerField()
-    holes = serializers.IntegerField()
-    dealer = serializers.IntegerField()
-    players = serializers.ListField(child=serializers.CharField())
-    seats_to_act = serializers.ListField(child=serializers.IntegerField())
-    grids = serializers.ListField(
-        child=serializers.ListField(child=card_field()),
-        help_text="each seat's grid in position order; null = face down",
-    )
-    flips_left = serializers.ListField(child=serializers.IntegerField())
-    stock_size = serializers.IntegerField()
-    discard = serializers.ListField(child=serializers.CharField(), help_text="bottom to top")
-    discard_top = card_field()
-    drawn = DrawnSerializer(allow_null=True)
-    turns_in_hole = serializers.IntegerField()
-    max_turns = serializers.IntegerField()
-    final_turns = FinalTurnsSerializer(allow_null=True)
-    totals = serializers.ListField(child=serializers.IntegerField())
-    hole_scores = serializers.ListField(
-        child=serializers.ListField(child=serializers.IntegerField())
-    )
-    last_hole_grids = serializers.ListField(
-        child=serializers.ListField(child=serializers.CharField())
-    )
-    winners = serializers.ListField(child=serializers.IntegerField())
-    legal_actions = LegalActionSerializer(many=True)
-    undo_available = serializers.BooleanField()
-    seen = SeenCardSerializer(
-        many=True,
-        help_text="face-down cards you were shown by a turn you undid, where they lie now "
-        "(undo never un-sees); empty for everyone else",
-    )
-    stock_seen = serializers.ListField(
-        child=serializers.CharField(),
-        help_text="the cards you know on top of the stock, top first (shown by undone turns)",
-    )
-    drawn_seen = serializers.BooleanField(
-        help_text="the card in hand came from the top of the stock you know: drawn.card shows it"
-    )
-    auto_moves = serializers.ListField(
-        child=serializers.IntegerField(),
-        required=False,
-        help_text="sequence numbers of moves the server made for you when your turn timed out",
     )
 
 
@@ -270,11 +164,12 @@ class SeatSerializer(serializers.Serializer):
 
 class MatchSummarySerializer(serializers.Serializer):
     id = serializers.UUIDField()
+    game = serializers.CharField()
     preset = serializers.CharField()
     status = serializers.ChoiceField(choices=MatchStatus.values)
     version = serializers.IntegerField()
-    hole = serializers.IntegerField()
-    holes = serializers.IntegerField()
+    round = serializers.IntegerField(help_text="1-based; Golf calls a round a hole")
+    rounds = serializers.IntegerField()
     totals = serializers.ListField(child=serializers.IntegerField())
     seats = SeatSerializer(many=True)
     your_seat = serializers.IntegerField(allow_null=True)
@@ -294,28 +189,37 @@ class MatchPageSerializer(serializers.Serializer):
 
 
 class MatchDetailSerializer(MatchSummarySerializer):
-    rules = serializers.DictField()
+    rules = GameRulesField()
     hints_enabled = serializers.BooleanField()
     turn_timeout = serializers.IntegerField(allow_null=True)
     seed_commitment = serializers.CharField(help_text="SHA-256 of the secret seed, from the start")
     seed = serializers.CharField(allow_null=True, help_text="revealed once the match has ended")
     winners = serializers.ListField(child=serializers.IntegerField())
-    view = GameViewSerializer()
+    view = GameViewField(help_text="the table as you may see it (the shape of its game)")
 
 
 class SeatRequestSerializer(StrictSerializer):
     type = serializers.ChoiceField(choices=["me", "open", "com"])
-    level = serializers.ChoiceField(choices=ComLevel.values, required=False)
+    level = serializers.CharField(
+        required=False, max_length=16, help_text="a COM's level, one of its game's (GET /api/games)"
+    )
 
 
 class MatchCreateSerializer(StrictSerializer):
-    preset = serializers.ChoiceField(choices=sorted(PRESETS), default="six-card")
-    rules = serializers.DictField(
-        required=False, help_text="rule overrides by option name (see GET /api/rulesets)"
+    game = serializers.CharField(
+        default=DEFAULT_GAME, max_length=32, help_text="the game (GET /api/games)"
     )
-    holes = serializers.IntegerField(required=False, min_value=1, max_value=18)
-    undo = serializers.BooleanField(required=False)
-    seats = SeatRequestSerializer(many=True, min_length=2, max_length=6)
+    preset = serializers.CharField(
+        required=False, max_length=32, help_text="one of the game's presets; its default if absent"
+    )
+    rules = serializers.DictField(
+        required=False, help_text="rule overrides by option name (GET /api/games)"
+    )
+    holes = serializers.IntegerField(
+        required=False, min_value=1, max_value=18, help_text="Golf: rules.holes"
+    )
+    undo = serializers.BooleanField(required=False, help_text="Golf: rules.undo")
+    seats = SeatRequestSerializer(many=True, min_length=1, max_length=16)
     hints = serializers.BooleanField(default=True)
     spectate = serializers.BooleanField(
         default=False,
@@ -350,7 +254,7 @@ class EventSerializer(serializers.Serializer):
 class ActResultSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     events = EventSerializer(many=True)
-    view = GameViewSerializer()
+    view = GameViewField()
 
 
 class EventPageSerializer(serializers.Serializer):
@@ -361,7 +265,7 @@ class EventPageSerializer(serializers.Serializer):
 
 
 class HintSerializer(serializers.Serializer):
-    action = LegalActionSerializer()
+    action = GameActionField()
     reason = serializers.CharField()
 
 
@@ -379,81 +283,7 @@ class AuditSerializer(serializers.Serializer):
     events = AuditEventSerializer(many=True)
 
 
-# --- examples shown in the API docs ------------------------------------------------------
-VIEW_EXAMPLE = {
-    "seat": 0,
-    "version": 9,
-    "phase": "place",
-    "hole": 1,
-    "holes": 9,
-    "dealer": 2,
-    "players": ["human", "com", "com"],
-    "seats_to_act": [0],
-    "grids": [
-        ["QH", None, None, None, "6D", None],
-        ["4C", "KS", None, None, None, None],
-        [None, "9H", None, "9C", None, None],
-    ],
-    "flips_left": [0, 0, 0],
-    "stock_size": 32,
-    "discard": ["JD"],
-    "discard_top": "JD",
-    "drawn": {"seat": 0, "source": "stock", "card": "KD"},
-    "turns_in_hole": 0,
-    "max_turns": 240,
-    "final_turns": None,
-    "totals": [0, 0, 0],
-    "hole_scores": [],
-    "last_hole_grids": [],
-    "winners": [],
-    "legal_actions": [{"type": "swap", "position": p} for p in range(6)]
-    + [{"type": "discard", "flip": None}],
-    "undo_available": False,
-    "seen": [],
-    "stock_seen": [],
-    "drawn_seen": False,
-}
-ACT_RESULT_EXAMPLE = {
-    "version": 9,
-    "events": [
-        {
-            "seq": 9,
-            "type": "card_drawn",
-            "version": 1,
-            "actor": "user:2",
-            "created_at": "2026-11-30T03:51:06.120077+00:00",
-            "data": {"seat": 0, "source": "stock", "card": "KD"},
-        }
-    ],
-    "view": VIEW_EXAMPLE,
-}
-EVENTS_EXAMPLE = {
-    "events": [
-        {
-            "seq": 10,
-            "type": "card_swapped",
-            "version": 1,
-            "actor": "user:2",
-            "created_at": "2026-11-30T03:51:06.920077+00:00",
-            "data": {"seat": 0, "position": 1, "card": "KD", "replaced": "3S"},
-        },
-        {
-            "seq": 11,
-            "type": "card_drawn",
-            "version": 1,
-            "actor": "com:normal",
-            "created_at": "2026-11-30T03:51:06.950077+00:00",
-            "data": {"seat": 1, "source": "stock", "card": None},
-        },
-    ],
-    "version": 11,
-    "next_after": 11,
-    "has_more": False,
-}
-HINT_EXAMPLE = {
-    "action": {"type": "take_discard"},
-    "reason": "Take the 2 from the discard pile: it matches your column 1.",
-}
+# --- examples shown in the API docs (the games' own are theirs) ----------------------------
 PROBLEM_EXAMPLES = [
     OpenApiExample(
         "Not your turn",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,13 +31,12 @@ from accounts.models import canonical_username
 from api import push
 from api import serializers as s
 from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem
-from golf import PRESETS, Rules, view_for
-from golf.com.hint import hint
-from golf.rules import FIELD_NAMES, OPTION_DOCS
+from cards.protocol import Game
+from games import DEFAULT_GAME, all_games, get_game
 from matches import errors, selectors, services
 from matches.models import Match, MatchStatus
 from matches.notify import wait_for_version
-from matches.store import load_state, state_at
+from matches.store import game_of, load_state, state_at
 
 MAX_WAIT_SECONDS = 30
 MAX_EVENT_PAGE = 500
@@ -78,23 +77,28 @@ class IntParam:
 
 @dataclass(frozen=True)
 class ChoiceParam:
-    """An optional query parameter taking one of a few words."""
+    """An optional query parameter taking one of a few words (or of the words a function
+    gives when asked: the registered games and their presets)."""
 
     name: str
-    choices: tuple[str, ...]
+    choices: tuple[str, ...] | Callable[[], tuple[str, ...]]
     description: str = ""
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        return self.choices() if callable(self.choices) else self.choices
 
     def schema(self) -> OpenApiParameter:
         return OpenApiParameter(
-            self.name, OpenApiTypes.STR, enum=list(self.choices), description=self.description
+            self.name, OpenApiTypes.STR, enum=list(self.words), description=self.description
         )
 
     def read(self, request: Request) -> str | None:
         raw = request.query_params.get(self.name)
-        if raw is None or raw in self.choices:
+        if raw is None or raw in self.words:
             return raw
-        detail = f"{self.name} must be one of: {', '.join(self.choices)}"
-        raise invalid_field(self.name, detail, f"one of {list(self.choices)}")
+        detail = f"{self.name} must be one of: {', '.join(self.words)}"
+        raise invalid_field(self.name, detail, f"one of {list(self.words)}")
 
 
 PAGE = IntParam("page", 1, 1, 10**9, "page number")
@@ -241,15 +245,45 @@ class MeView(APIView):
         return Response(_user_json(request.user))
 
 
-# --- rules --------------------------------------------------------------------------------
-def rulesets_json() -> list[dict[str, Any]]:
-    result = []
-    for name in sorted(PRESETS):
-        rules = Rules.from_preset(name)
-        values = rules.to_json()
-        options = [{"name": f, "default": values[f], **OPTION_DOCS[f]} for f in FIELD_NAMES]
-        result.append({"preset": name, "rules": values, "options": options})
-    return result
+# --- games and their rules -------------------------------------------------------------------
+def options_json(game: Game, preset: str) -> list[dict[str, Any]]:
+    values = game.preset_rules(preset)
+    return [
+        {"name": o.name, "doc": o.doc, "schema": dict(o.schema), "default": values.get(o.name)}
+        for o in game.info.options
+    ]
+
+
+def game_json(game: Game) -> dict[str, Any]:
+    info = game.info
+    return {
+        "name": info.name,
+        "title": info.title,
+        "description": info.description,
+        "round_name": info.round_name,
+        "seats": {"min": info.min_seats, "max": info.max_seats},
+        "presets": [{"name": p, "rules": game.preset_rules(p)} for p in info.presets],
+        "default_preset": info.default_preset,
+        "options": options_json(game, info.default_preset),
+        "com_levels": list(info.com_levels),
+        "default_com_level": info.default_com_level,
+    }
+
+
+class GamesView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        tags=["rules"],
+        summary="The games: their seats, presets, rule options and COM levels",
+        responses={200: s.GameSerializer(many=True)},
+        auth=[],
+    )
+    def get(self, request: Request) -> Response:
+        return Response([game_json(game) for game in all_games()])
+
+
+GAME = ChoiceParam("game", lambda: tuple(g.info.name for g in all_games()), "a game")
 
 
 class RulesetsView(APIView):
@@ -257,12 +291,24 @@ class RulesetsView(APIView):
 
     @extend_schema(
         tags=["rules"],
-        summary="The presets and every rule option",
-        responses={200: s.RulesetSerializer(many=True)},
+        summary="A game's presets with every rule option (by default Golf's)",
+        parameters=[GAME.schema()],
+        responses={200: s.RulesetSerializer(many=True), **problems(400)},
         auth=[],
     )
     def get(self, request: Request) -> Response:
-        return Response(rulesets_json())
+        game = get_game(GAME.read(request) or DEFAULT_GAME)
+        return Response(
+            [
+                {
+                    "game": game.info.name,
+                    "preset": p,
+                    "rules": game.preset_rules(p),
+                    "options": options_json(game, p),
+                }
+                for p in game.info.presets
+            ]
+        )
 
 
 # --- matches ------------------------------------------------------------------------------
@@ -274,8 +320,9 @@ def summary_json(match: Match, user: Any) -> dict[str, Any]:
         "preset": match.preset,
         "status": match.status,
         "version": match.version,
-        "hole": match.hole,
-        "holes": match.holes,
+        "game": match.game,
+        "round": match.round,
+        "rounds": match.rounds,
         "totals": match.totals,
         "seats": seats,
         "your_seat": seat,
@@ -324,7 +371,9 @@ class MatchPagination(PageNumberPagination):
 MINE = ChoiceParam("mine", ("true", "false"), "only matches you sit in (no open lobbies)")
 ALL = ChoiceParam("all", ("true", "false"), "every match (staff only)")
 STATUS = ChoiceParam("status", tuple(MatchStatus.values))
-PRESET = ChoiceParam("preset", tuple(sorted(PRESETS)))
+PRESET = ChoiceParam(
+    "preset", lambda: tuple(sorted({p for g in all_games() for p in g.info.presets}))
+)
 AWAITING = ChoiceParam("awaiting", ("me",), "matches waiting for your move")
 
 
@@ -338,7 +387,7 @@ class MatchListView(APIView):
             "for every match with `all=true`."
         ),
         parameters=[
-            *(param.schema() for param in (MINE, ALL, STATUS, PRESET, AWAITING)),
+            *(param.schema() for param in (MINE, ALL, GAME, STATUS, PRESET, AWAITING)),
             PAGE.schema(),
             PAGE_SIZE.schema(),
         ],
@@ -354,6 +403,7 @@ class MatchListView(APIView):
             mine=MINE.read(request) == "true",
             everyone=everyone,
             status=STATUS.read(request),
+            game=GAME.read(request),
             preset=PRESET.read(request),
             awaiting_me=AWAITING.read(request) == "me",
         )
@@ -398,13 +448,17 @@ class MatchListView(APIView):
         data.is_valid(raise_exception=True)
         v = data.validated_data
         overrides = dict(v.get("rules") or {})
-        if "holes" in v:
-            overrides["holes"] = v["holes"]
-        if "undo" in v:
-            overrides["undo"] = v["undo"]
+        for shortcut in ("holes", "undo"):  # Golf's request shortcuts for its rules options
+            if shortcut in v and shortcut in overrides:
+                raise invalid_field(
+                    shortcut, f"{shortcut} is given twice, on its own and in rules", "once"
+                )
+            if shortcut in v:
+                overrides[shortcut] = v[shortcut]
         match = services.match_create(
             creator=request.user,
-            preset=v["preset"],
+            game=v["game"],
+            preset=v.get("preset"),
             rules=overrides,
             seats=v["seats"],
             hints=v["hints"],
@@ -460,6 +514,26 @@ class AbortView(APIView):
         return _with_etag(Response(detail_json(match, request.user)), match.version)
 
 
+PLAIN_JSON = "application/json"
+# The body of an action: one of the game's actions, with the version acted on if wished.
+ACTION_BODY = {
+    "allOf": [
+        {"$ref": "#/components/schemas/GameAction"},
+        {
+            "type": "object",
+            "properties": {
+                "expected_version": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "the version you acted on (or send If-Match)",
+                }
+            },
+        },
+    ]
+}
+# Examples in the docs are the default game's.
+DOCS_EXAMPLES = get_game(DEFAULT_GAME).json_schemas().examples
+
 IF_MATCH = re.compile(r'^(?:W/)?"([0-9]{1,18})"$')
 
 
@@ -496,7 +570,7 @@ class ActionView(APIView):
             "(a stale one is 412) or as `expected_version` (a stale one is 409). With an "
             "`Idempotency-Key` header a repeated request returns the first response."
         ),
-        request=s.ActionRequest,
+        request={PLAIN_JSON: ACTION_BODY},
         parameters=[
             OpenApiParameter(
                 "If-Match",
@@ -512,9 +586,15 @@ class ActionView(APIView):
             ),
         ],
         examples=[
-            *s.ACTION_EXAMPLES,
+            *(
+                OpenApiExample(title, value=value, request_only=True)
+                for title, value in DOCS_EXAMPLES.get("actions", [])
+            ),
             OpenApiExample(
-                "Drawn", value=s.ACT_RESULT_EXAMPLE, response_only=True, status_codes=["200"]
+                "Drawn",
+                value=DOCS_EXAMPLES.get("act_result"),
+                response_only=True,
+                status_codes=["200"],
             ),
             *s.PROBLEM_EXAMPLES[:2],
         ],
@@ -567,11 +647,12 @@ class ActionView(APIView):
         if result.state is None or result.rows is None:  # an idempotent repeat
             match = selectors.get_match(match_id)
             state = load_state(match) if match.version == result.version else None
-            view = selectors.view_json(state or state_at(match, result.version), seat)
+            view = selectors.view_json(match, state or state_at(match, result.version), seat)
             events = selectors.events_between(match, request.user, result.first_seq, result.version)
         else:
-            view = selectors.view_json(result.state, seat)
-            events = [selectors.event_json(row, seat, match.ended) for row in result.rows]
+            game = game_of(match)
+            view = selectors.view_json(match, result.state, seat)
+            events = [selectors.event_json(row, game, seat, match.ended) for row in result.rows]
         body_out = {"version": result.version, "events": events, "view": view}
         response = _with_etag(Response(body_out), result.version)
         if result.replayed:
@@ -584,7 +665,7 @@ class HintView(APIView):
         tags=["play"],
         summary="A suggested move for your seat",
         responses={200: s.HintSerializer, **problems(401, 403, 404, 409)},
-        examples=[OpenApiExample("Hint", value=s.HINT_EXAMPLE, response_only=True)],
+        examples=[OpenApiExample("Hint", value=DOCS_EXAMPLES.get("hint"), response_only=True)],
     )
     def get(self, request: Request, match_id: str) -> Response:
         match = selectors.get_match(match_id)
@@ -599,10 +680,10 @@ class HintView(APIView):
                 if match.status == MatchStatus.WAITING
                 else "the match has ended"
             )
-        state = load_state(match)
-        if seat not in state.seats_to_act():
+        game, state = game_of(match), load_state(match)
+        if seat not in game.seats_to_act(state):
             raise ApiProblem(409, "not_your_turn", "Not your turn", "hints are for the seat to act")
-        return Response(hint(view_for(state, seat), state.rules).to_json())
+        return Response(game.hint(state, seat))
 
 
 class EventsView(APIView):
@@ -615,7 +696,9 @@ class EventsView(APIView):
             WAIT.schema(),
         ],
         responses={200: s.EventPageSerializer, **problems(400, 401, 404)},
-        examples=[OpenApiExample("Two events", value=s.EVENTS_EXAMPLE, response_only=True)],
+        examples=[
+            OpenApiExample("Two events", value=DOCS_EXAMPLES.get("events"), response_only=True)
+        ],
     )
     def get(self, request: Request, match_id: str) -> Response:
         after = AFTER.read(request)
@@ -755,8 +838,10 @@ class StateView(APIView):
     @extend_schema(
         tags=["history"],
         summary="The match as you saw it at a past version",
-        responses={200: s.GameViewSerializer, **problems(400, 401, 404)},
-        examples=[OpenApiExample("Seat 0's view", value=s.VIEW_EXAMPLE, response_only=True)],
+        responses={200: {"$ref": "#/components/schemas/GameView"}, **problems(400, 401, 404)},
+        examples=[
+            OpenApiExample("Seat 0's view", value=DOCS_EXAMPLES.get("view"), response_only=True)
+        ],
     )
     def get(self, request: Request, match_id: str, version: int) -> Response:
         match = selectors.get_match(match_id)

@@ -185,16 +185,20 @@ CACHES = {
 }
 
 SPECTACULAR_SETTINGS = {
-    "TITLE": "Golf card game API",
+    "TITLE": "Card games API",
     "DESCRIPTION": (
-        "Event-sourced backend for asynchronous, turn-based Golf (six-card and nine-card). "
-        "Every response shows the caller only what the rules let them see."
+        "Event-sourced backend for asynchronous, turn-based card games (GET /api/games "
+        "lists them). Every response shows the caller only what the rules let them see."
     ),
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.openapi.add_game_schemas",
+    ],
 }
 
 # --- Celery ---------------------------------------------------------------------------------

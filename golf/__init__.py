@@ -12,6 +12,8 @@ The contract, in the spirit of OpenSpiel and event sourcing::
 Randomness enters only through the seed given to :func:`start_match`.
 """
 
+from cards.deck import Card, CardCode, Rank, Suit, build_deck
+from cards.shuffle import commitment_of, new_seed
 from golf.actions import (
     Action,
     DiscardDrawn,
@@ -22,8 +24,7 @@ from golf.actions import (
     Undo,
     action_from_json,
 )
-from golf.cards import Card, CardCode, Rank, Suit, build_deck
-from golf.decide import abort_match, decide, legal_actions, new_seed, start_match
+from golf.decide import abort_match, decide, legal_actions, start_match
 from golf.errors import (
     EngineError,
     IllegalActionError,
@@ -40,7 +41,7 @@ from golf.events import (
 )
 from golf.rules import PRESETS, Rules
 from golf.scoring import Outcome, score_grid, winners_of
-from golf.state import COM, HUMAN, Phase, State, commitment_of, evolve, replay
+from golf.state import COM, HUMAN, Phase, State, evolve, replay
 from golf.views import View, outcome, redact_event, spectator_view, view_for
 
 __all__ = [

@@ -16,8 +16,8 @@ rules and the seed make them, whoever wrote it.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 
+from cards.protocol import LogAudit
 from golf.actions import (
     Action,
     DiscardDrawn,
@@ -42,16 +42,6 @@ from golf.events import (
     Undone,
 )
 from golf.state import STOCK, State, evolve
-
-
-@dataclass
-class LogAudit:
-    """What :func:`audit_log` found: the faults (empty when the log is sound), the state
-    the log reaches, and how many deals and reshuffles were recomputed."""
-
-    faults: list[str] = field(default_factory=list)
-    state: State | None = None
-    deals_checked: int = 0
 
 
 def action_of(event: Event) -> tuple[int, Action] | None:

@@ -1,39 +1,18 @@
-"""Deterministic, verifiable shuffles derived from the match seed.
+"""Golf's deals and reshuffles, from the match seed (the shuffle is the kernel's,
+:mod:`cards.shuffle`; ``docs/dealing.md`` specifies both).
 
-The algorithm (also described in ``docs/dealing.md``):
-
-* A byte stream for a *label* is the concatenation of the blocks
-  ``HMAC-SHA256(key=seed, msg=label || ":" || counter)`` for counter = 0, 1, 2, ...
-  (counter written in decimal ASCII). The label says what is shuffled:
-  ``golf/deal/<hole>`` for the deal of hole ``hole`` (0-based) and
-  ``golf/reshuffle/<hole>/<n>`` for the ``n``-th (0-based) reshuffle of the
-  discard pile into the stock during that hole.
-* Uniform integers in ``[0, bound)`` come from that stream by rejection sampling on
-  big-endian unsigned 32-bit words: a word ``w`` is accepted when
-  ``w < 2**32 - (2**32 % bound)`` and gives ``w % bound``.
-* The shuffle is Fisher-Yates: for ``i`` from ``len(cards) - 1`` down to 1, draw
-  ``j`` in ``[0, i]`` and swap items ``i`` and ``j``.
-* A deal shuffles the canonical deck (:func:`golf.cards.build_deck`); a reshuffle
-  shuffles the discard pile, minus its top card, from bottom to top.
-
-Anyone holding the revealed seed can recompute every deal and reshuffle.
-
->>> shuffle_cards(b"seed", "golf/deal/1", ["AS", "2S", "3S", "4S"])
-['3S', 'AS', '2S', '4S']
+Labels: ``golf/deal/<hole>`` for the deal of hole ``hole`` and
+``golf/reshuffle/<hole>/<n>`` for the ``n``-th (0-based) reshuffle of the discard pile
+into the stock during that hole. A deal shuffles the canonical deck
+(:func:`cards.deck.build_deck`); a reshuffle shuffles the discard pile, minus its top
+card, from bottom to top.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-from collections.abc import Iterator, Sequence
-from typing import TypeVar
-
-from golf.cards import CardCode, build_deck
+from cards.deck import CardCode, build_deck
+from cards.shuffle import shuffle_cards
 from golf.rules import Rules, Seat
-
-T = TypeVar("T")
-_WORD = 2**32
 
 
 def deal_label(hole: int) -> str:
@@ -42,32 +21,6 @@ def deal_label(hole: int) -> str:
 
 def reshuffle_label(hole: int, count: int) -> str:
     return f"golf/reshuffle/{hole}/{count}"
-
-
-def _words(seed: bytes, label: str) -> Iterator[int]:
-    counter = 0
-    prefix = label.encode("ascii") + b":"
-    while True:
-        block = hmac.new(seed, prefix + str(counter).encode("ascii"), hashlib.sha256).digest()
-        for i in range(0, 32, 4):
-            yield int.from_bytes(block[i : i + 4], "big")
-        counter += 1
-
-
-def shuffle_cards(seed: bytes, label: str, items: Sequence[T]) -> list[T]:
-    """Fisher-Yates shuffle of ``items`` driven by the seed's stream for ``label``."""
-    result = list(items)
-    words = _words(seed, label)
-    for i in range(len(result) - 1, 0, -1):
-        bound = i + 1
-        limit = _WORD - (_WORD % bound)
-        while True:
-            w = next(words)
-            if w < limit:
-                break
-        j = w % bound
-        result[i], result[j] = result[j], result[i]
-    return result
 
 
 def deal_cards(

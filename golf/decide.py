@@ -9,9 +9,9 @@ state.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 
+from cards.shuffle import commitment_of, shuffle_cards
 from golf import errors
 from golf.actions import (
     Action,
@@ -22,7 +22,7 @@ from golf.actions import (
     TakeDiscard,
     Undo,
 )
-from golf.dealing import deal_cards, reshuffle_label, shuffle_cards
+from golf.dealing import deal_cards, reshuffle_label
 from golf.events import (
     CardDiscarded,
     CardDrawn,
@@ -40,14 +40,7 @@ from golf.events import (
 )
 from golf.rules import FinalTurns, FlipOnDiscard, Rules, Seat
 from golf.scoring import score_grid, winners_of
-from golf.state import COM, DISCARD, HUMAN, STOCK, Phase, State, commitment_of, evolve
-
-SEED_BYTES = 32
-
-
-def new_seed() -> bytes:
-    """A fresh secret seed from the operating system's secure random source."""
-    return secrets.token_bytes(SEED_BYTES)
+from golf.state import COM, DISCARD, HUMAN, STOCK, Phase, State, evolve
 
 
 def start_match(rules: Rules, players: int | Sequence[str], seed: bytes) -> list[Event]:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, TypeAlias
 
-from golf.cards import CardCode
+from cards.deck import CardCode
 from golf.errors import MalformedEventError
 from golf.rules import Position, Rules, Seat
 

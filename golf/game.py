@@ -1,29 +1,77 @@
-"""Golf as a :class:`~golf.protocol.Game`: the object the store and API talk to."""
+"""Golf as a :class:`cards.protocol.Game`: the one object the platform talks to (through
+the registry, ``games``)."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from golf import actions, events, rules, state, views
-from golf.decide import decide, legal_actions, start_match
+from cards.protocol import GameInfo, LogAudit, Option, Schemas, Summary
+from cards.shuffle import commitment_of
+from golf import actions, events, schemas, snapshot, state, views
+from golf.audit import audit_log
+from golf.com import LEVELS, choose_action
+from golf.com.hint import hint
+from golf.decide import abort_match, decide, legal_actions, start_match
+from golf.hidden import resample_hidden
+from golf.rules import FIELD_NAMES, MAX_PLAYERS, MIN_PLAYERS, OPTION_DOCS, PRESETS, Rules
+
+_STATUS = {state.Phase.FINISHED: "finished", state.Phase.ABORTED: "aborted"}
 
 
 class Golf:
-    """Six-card and nine-card Golf."""
+    """Six-card, nine-card and their variants (``docs/golf.md`` and the rules reference)."""
 
-    name = "golf"
+    info = GameInfo(
+        name="golf",
+        title="Golf",
+        description=(
+            "Each player has a grid of face-down cards; draw from the stock or take the "
+            "discard, swap it into your grid or discard it, and finish a hole with the "
+            "lowest grid. Matching cards in a column (or row) score nothing."
+        ),
+        round_name="hole",
+        min_seats=MIN_PLAYERS,
+        max_seats=MAX_PLAYERS,
+        presets=tuple(sorted(PRESETS)),
+        default_preset="six-card",
+        options=tuple(
+            Option(name, OPTION_DOCS[name].get("description", ""), schemas.option_schema(name))
+            for name in FIELD_NAMES
+        ),
+        com_levels=tuple(LEVELS),
+        default_com_level="normal",
+    )
 
-    def rules_from_json(self, data: Mapping[str, Any]) -> rules.Rules:
-        return rules.Rules.from_json(data)
+    # --- rules ------------------------------------------------------------------------
+    def rules(self, preset: str, overrides: Mapping[str, Any]) -> Rules:
+        return Rules.from_preset(preset, **overrides)
 
-    def rules_to_json(self, value: rules.Rules) -> dict[str, Any]:
-        return value.to_json()
+    def rules_to_json(self, rules: Rules) -> dict[str, Any]:
+        return rules.to_json()
 
-    def start_match(
-        self, value: rules.Rules, players: Sequence[str], seed: bytes
-    ) -> list[events.Event]:
-        return start_match(value, players, seed)
+    def rules_from_json(self, data: Mapping[str, Any]) -> Rules:
+        return Rules.from_json(data)
+
+    def preset_rules(self, preset: str) -> dict[str, Any]:
+        return Rules.from_preset(preset).to_json()
+
+    def seat_limits(self, rules: Rules) -> tuple[int, int]:
+        return MIN_PLAYERS, MAX_PLAYERS
+
+    def json_schemas(self) -> Schemas:
+        return Schemas(
+            schemas.SCHEMAS,
+            rules="GolfRules",
+            action="GolfAction",
+            view="GolfView",
+            examples=schemas.EXAMPLES,
+        )
+
+    # --- playing ----------------------------------------------------------------------
+    def start(self, rules: Rules, players: Sequence[str], seed: bytes) -> list[events.Event]:
+        return start_match(rules, players, seed)
 
     def action_from_json(self, data: object) -> actions.Action:
         return actions.action_from_json(data)
@@ -31,17 +79,14 @@ class Golf:
     def action_to_json(self, action: actions.Action) -> dict[str, Any]:
         return action.to_json()
 
-    def event_to_json(self, event: events.Event) -> dict[str, Any]:
-        return events.event_to_json(event)
-
-    def event_from_json(self, data: Mapping[str, Any]) -> events.Event:
-        return events.event_from_json(data)
-
     def legal_actions(self, value: state.State, seat: int) -> list[actions.Action]:
         return legal_actions(value, seat)
 
     def decide(self, value: state.State, seat: int, action: actions.Action) -> list[events.Event]:
         return decide(value, seat, action)
+
+    def abort(self, value: state.State, reason: str) -> list[events.Event]:
+        return abort_match(value, reason)
 
     def evolve(self, value: state.State | None, event: events.Event) -> state.State:
         return state.evolve(value, event)
@@ -51,22 +96,65 @@ class Golf:
     ) -> state.State:
         return state.replay(items, value)
 
+    # --- storing ----------------------------------------------------------------------
+    def event_to_row(self, event: events.Event) -> tuple[str, int, dict[str, Any]]:
+        return event.name, event.version, events.event_payload(event)
+
+    def event_from_row(self, type_: str, version: int, payload: Mapping[str, Any]) -> events.Event:
+        return events.event_from_payload(type_, version, payload)
+
+    def state_to_json(self, value: state.State) -> dict[str, Any]:
+        return snapshot.state_to_json(value)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> state.State:
+        return snapshot.state_from_json(dict(data))
+
+    # --- reading ----------------------------------------------------------------------
     def seats_to_act(self, value: state.State) -> tuple[int, ...]:
         return value.seats_to_act()
 
-    def is_over(self, value: state.State) -> bool:
-        return value.ended
+    def summary(self, value: state.State) -> Summary:
+        return Summary(
+            status=_STATUS.get(value.phase, "active"),  # type: ignore[arg-type]
+            round=value.hole,
+            rounds=value.rules.holes,
+            phase=value.phase.value,
+            totals=tuple(value.totals),
+            winners=tuple(value.winners),
+        )
 
-    def view_for(self, value: state.State, seat: int | None) -> dict[str, Any]:
+    def view(self, value: state.State, seat: int | None) -> dict[str, Any]:
         return views.view_for(value, seat).to_json()
 
-    def redact_event(
-        self, event: events.Event, seat: int | None, *, match_ended: bool
-    ) -> dict[str, Any]:
+    def redact(self, event: events.Event, seat: int | None, *, match_ended: bool) -> dict[str, Any]:
         return views.redact_event(event, seat, match_ended=match_ended)
 
-    def outcome(self, value: state.State) -> dict[str, Any]:
-        return views.outcome(value).to_json()
+    def players(self, value: state.State) -> tuple[str, ...]:
+        return tuple(value.players)
+
+    def commitment(self, value: state.State) -> str:
+        return commitment_of(value.seed)
+
+    def revealed_seed(self, value: state.State) -> str | None:
+        return value.seed.hex() if value.ended else None
+
+    # --- computer players and hints ---------------------------------------------------
+    def com_action(
+        self, value: state.State, seat: int, level: str, rng: random.Random
+    ) -> actions.Action:
+        return choose_action(level, views.view_for(value, seat), value.rules, rng)
+
+    def hint(self, value: state.State, seat: int) -> dict[str, Any]:
+        return hint(views.view_for(value, seat), value.rules).to_json()
+
+    # --- verifying and testing --------------------------------------------------------
+    def audit(self, items: Sequence[events.Event]) -> LogAudit:
+        return audit_log(items)
+
+    def resample_hidden(
+        self, value: state.State, seat: int | None, rng: random.Random
+    ) -> state.State:
+        return resample_hidden(value, seat, rng)
 
 
 GOLF = Golf()

@@ -11,7 +11,7 @@ True
 >>> Rules.from_preset("nine-card", initial_flips=9)
 Traceback (most recent call last):
 ...
-golf.errors.RulesError: initial_flips: must be between 0 and 8 for a 3x3 grid
+cards.errors.RulesError: initial_flips: must be between 0 and 8 for a 3x3 grid
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
 from typing import Any, TypeAlias
 
-from golf.cards import STANDARD_RANKS, CardCode, Rank, rank_of
+from cards.deck import STANDARD_RANKS, CardCode, Rank, rank_of
 from golf.errors import RulesError
 
 Seat: TypeAlias = int
@@ -296,8 +296,11 @@ def _parse_decks(value: Any) -> int | str:
 
 
 def _parse_values(value: Any) -> tuple[tuple[str, int], ...]:
-    if isinstance(value, (list, tuple)):
-        value = dict(value)
+    if isinstance(value, (list, tuple)):  # the stored form: [rank, points] pairs
+        try:
+            value = dict(value)
+        except (TypeError, ValueError):
+            value = None
     if not isinstance(value, Mapping):
         raise RulesError("values", 'must map ranks to points, e.g. {"K": 0}')
     lo, hi = CARD_VALUE_RANGE

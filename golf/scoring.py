@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from golf.cards import CardCode, is_card_code
+from cards.deck import CardCode, is_card_code
 from golf.errors import EngineError
 from golf.rules import Rules, Seat
 

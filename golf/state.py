@@ -7,13 +7,12 @@ Live play and replay share :func:`evolve`, so a match is nothing but its event l
 from __future__ import annotations
 
 import enum
-import hashlib
 import operator
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
 from typing import Any, TypeAlias
 
-from golf.cards import CardCode
+from cards.deck import CardCode
 from golf.errors import EngineError
 from golf.events import (
     CardDiscarded,
@@ -49,11 +48,6 @@ class Phase(enum.Enum):
 
 
 ENDED = frozenset({Phase.FINISHED, Phase.ABORTED})
-
-
-def commitment_of(seed: bytes) -> str:
-    """The public commitment to a seed: its SHA-256, in hex."""
-    return hashlib.sha256(seed).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from cards.deck import CardCode
 from golf.actions import Action
-from golf.cards import CardCode
 from golf.decide import can_undo, legal_actions
 from golf.events import (
     CardDrawn,

@@ -13,11 +13,10 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from golf import redact_event, view_for
 from matches import errors
 from matches.models import Match, MatchEvent, Seat
 from matches.services import match_abort
-from matches.store import state_at, to_event
+from matches.store import game_of, state_at, to_event
 from matches.verify import verify_match
 
 
@@ -41,8 +40,17 @@ class SeatInline(ReadOnlyMixin, admin.TabularInline):
 
 @admin.register(Match)
 class MatchAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    list_display = ("id", "preset", "status", "version", "hole", "created_by", "created_at")
-    list_filter = ("status", "preset", "created_at")
+    list_display = (
+        "id",
+        "game",
+        "preset",
+        "status",
+        "version",
+        "round",
+        "created_by",
+        "created_at",
+    )
+    list_filter = ("game", "status", "preset", "created_at")
     date_hierarchy = "created_at"
     search_fields = ("=id", "created_by__username", "seats__user__username")
     inlines = (SeatInline,)
@@ -59,8 +67,8 @@ class MatchAdmin(ReadOnlyMixin, admin.ModelAdmin):
         "seed_commitment",
         "hints_enabled",
         "turn_timeout",
-        "hole",
-        "holes",
+        "round",
+        "rounds",
         "phase",
         "totals",
         "winners",
@@ -96,41 +104,25 @@ class MatchAdmin(ReadOnlyMixin, admin.ModelAdmin):
         return extra + super().get_urls()
 
     def state_view(self, request: HttpRequest, match_id: str) -> HttpResponse:
-        """The grids as of version N: the spectator view while the match runs, all cards
-        once it has ended."""
+        """The match as of version N: the spectator view while it runs, the whole state
+        once it has ended (as the game shapes them)."""
         match = get_object_or_404(Match, pk=match_id)
         try:
             version = int(request.GET.get("version", match.version))
         except ValueError:
             version = match.version
         version = max(1, min(version, match.version))
+        game = game_of(match)
         state = state_at(match, version)
-        if match.ended:
-            grids = [list(g) for g in state.grids]
-            hidden = [[not up for up in ups] for ups in state.face_up]
-        else:
-            view = view_for(state, None)
-            grids = [list(g) for g in view.grids]
-            hidden = [[c is None for c in g] for g in view.grids]
-        cols = state.rules.cols
-        seats = []
-        for index, (grid, down) in enumerate(zip(grids, hidden, strict=True)):
-            rows = [
-                [(grid[r * cols + c], down[r * cols + c]) for c in range(cols)]
-                for r in range(state.rules.rows)
-            ]
-            seats.append({"index": index, "rows": rows, "total": state.totals[index]})
+        shown = game.state_to_json(state) if match.ended else game.view(state, None)
         context = {
             **self.admin_site.each_context(request),
             "title": f"Match {match.id} at version {version}",
             "match": match,
             "version": version,
-            "phase": state.phase.value,
-            "hole": state.hole,
-            "seats": seats,
-            "discard": list(state.discard),
-            "stock_size": len(state.stock),
-            "versions": range(1, match.version + 1),
+            "round_name": game.info.round_name,
+            "summary": game.summary(state),
+            "shown": json.dumps(shown, indent=2),
             "opts": self.model._meta,
         }
         return TemplateResponse(request, "admin/golf/match/state.html", context)
@@ -171,7 +163,8 @@ class MatchEventAdmin(ReadOnlyMixin, admin.ModelAdmin):
         (no seed, no stock order, no face-down card): staff see no more than players."""
         if obj.match.ended:
             return format_html("<pre>{}</pre>", json.dumps(obj.payload, indent=2))
-        shown = redact_event(to_event(obj), None, match_ended=False)
+        game = game_of(obj.match)
+        shown = game.redact(to_event(obj, game), None, match_ended=False)
         return format_html(
             "<pre>{}</pre><p>{}</p>",
             json.dumps(shown, indent=2),

@@ -27,7 +27,7 @@ ENDED_STATUSES = (MatchStatus.FINISHED, MatchStatus.ABORTED)
 
 class Match(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    game = models.CharField(max_length=32, default="golf")
+    game = models.CharField(max_length=32, default="golf", help_text="the registry's name")
     preset = models.CharField(max_length=32)
     rules = models.JSONField(help_text="the resolved rules, every option")
     status = models.CharField(
@@ -58,8 +58,8 @@ class Match(models.Model):
         null=True, blank=True, help_text="seconds a human may take for a turn"
     )
     # read model, rebuilt from the log on every write
-    hole = models.PositiveSmallIntegerField(default=0)
-    holes = models.PositiveSmallIntegerField(default=0)
+    round = models.PositiveSmallIntegerField(default=0, help_text="read model: 1-based")
+    rounds = models.PositiveSmallIntegerField(default=0, help_text="read model: rounds planned")
     phase = models.CharField(max_length=16, default="")
     totals = models.JSONField(default=list)
     winners = models.JSONField(default=list)
@@ -81,6 +81,7 @@ class Match(models.Model):
         indexes = [
             models.Index(fields=["status", "-updated_at"], name="golf_match_status_idx"),
             models.Index(fields=["preset", "-created_at"], name="golf_match_preset_idx"),
+            models.Index(fields=["game", "-created_at"], name="golf_match_game_idx"),
         ]
         verbose_name_plural = "matches"
 
@@ -104,12 +105,6 @@ class SeatKind(models.TextChoices):
     OPEN = "open", "open (waiting for a human)"
 
 
-class ComLevel(models.TextChoices):
-    EASY = "easy", "easy"
-    NORMAL = "normal", "normal"
-    HARD = "hard", "hard"
-
-
 class Seat(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()
@@ -121,7 +116,9 @@ class Seat(models.Model):
         on_delete=models.PROTECT,
         related_name="seats",
     )
-    com_level = models.CharField(max_length=8, choices=ComLevel.choices, blank=True)
+    com_level = models.CharField(
+        max_length=16, blank=True, help_text="a COM's level, one of its game's levels"
+    )
     to_act = models.BooleanField(default=False, help_text="read model: this seat must act")
     joined_at = models.DateTimeField(null=True, blank=True)
 

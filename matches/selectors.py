@@ -1,7 +1,7 @@
 """Reads of the match store, always shaped for one viewer.
 
-Nothing here returns engine state: every card a caller receives went through the engine's
-views (``view_for``) or event redaction (``redact_event``) for that caller's seat.
+Nothing here returns a game's state: every card a caller receives went through the
+game's view or event redaction (``game.view``, ``game.redact``) for that caller's seat.
 """
 
 from __future__ import annotations
@@ -12,11 +12,19 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db.models import Q, QuerySet
 
-from golf import redact_event, view_for
-from golf.state import State
+from cards.protocol import Game
 from matches import errors
 from matches.models import Match, MatchEvent, MatchStatus, Seat, SeatKind
-from matches.store import load_events, load_state, state_at, to_event, verify_chain
+from matches.services import TIMER_ACTOR
+from matches.store import (
+    State,
+    game_of,
+    load_events,
+    load_state,
+    state_at,
+    to_event,
+    verify_chain,
+)
 
 
 def get_match(match_id: object) -> Match:
@@ -47,8 +55,9 @@ def seats_json(match: Match) -> list[dict[str, Any]]:
     ]
 
 
-def view_json(state: State, seat: int | None) -> dict[str, Any]:
-    return view_for(state, seat).to_json()
+def view_json(match: Match, state: State, seat: int | None) -> dict[str, Any]:
+    """``seat``'s view (``None``: a spectator's) of the match in ``state``."""
+    return game_of(match).view(state, seat)
 
 
 def match_view(match: Match, user: AbstractBaseUser | None) -> dict[str, Any]:
@@ -58,24 +67,28 @@ def match_view(match: Match, user: AbstractBaseUser | None) -> dict[str, Any]:
     the server made for them when their turn timed out.
     """
     seat = seat_index_for(match, user)
-    view = view_json(load_state(match), seat)
+    view = view_json(match, load_state(match), seat)
     if seat is not None and match.turn_timeout:
         view["auto_moves"] = list(
-            MatchEvent.objects.filter(match=match, actor="timer", payload__seat=seat)
+            MatchEvent.objects.filter(
+                Q(actor=f"{TIMER_ACTOR}:{seat}") | Q(actor=TIMER_ACTOR, payload__seat=seat),
+                match=match,
+            )
             .order_by("seq")
             .values_list("seq", flat=True)
         )
     return view
 
 
-def event_json(row: MatchEvent, seat: int | None, ended: bool) -> dict[str, Any]:
+def event_json(row: MatchEvent, game: Game, seat: int | None, ended: bool) -> dict[str, Any]:
+    """A stored event as ``seat`` may see it (redacted by the game)."""
     return {
         "seq": row.seq,
         "type": row.type,
         "version": row.version,
         "actor": row.actor,
         "created_at": row.created_at.isoformat(),
-        "data": redact_event(to_event(row), seat, match_ended=ended),
+        "data": game.redact(to_event(row, game), seat, match_ended=ended),
     }
 
 
@@ -90,16 +103,17 @@ def events_of_seat(
     match: Match, seat: int | None, *, after: int = 0, limit: int = 100
 ) -> list[dict[str, Any]]:
     """Events after ``after`` as ``seat`` (``None``: a spectator) may see them."""
+    game = game_of(match)
     rows = MatchEvent.objects.filter(match=match, seq__gt=after).order_by("seq")[:limit]
-    return [event_json(row, seat, match.ended) for row in rows]
+    return [event_json(row, game, seat, match.ended) for row in rows]
 
 
 def events_between(
     match: Match, user: AbstractBaseUser | None, first: int, last: int
 ) -> list[dict[str, Any]]:
-    seat = seat_index_for(match, user)
+    seat, game = seat_index_for(match, user), game_of(match)
     rows = load_events(match, after=first - 1, upto=last)
-    return [event_json(row, seat, match.ended) for row in rows]
+    return [event_json(row, game, seat, match.ended) for row in rows]
 
 
 def state_view_at(match: Match, user: AbstractBaseUser | None, version: int) -> dict[str, Any]:
@@ -108,7 +122,7 @@ def state_view_at(match: Match, user: AbstractBaseUser | None, version: int) -> 
         raise errors.InvalidMatchRequest(
             f"version must be between 1 and {match.version}", field="version"
         )
-    return view_json(state_at(match, version), seat_index_for(match, user))
+    return view_json(match, state_at(match, version), seat_index_for(match, user))
 
 
 def audit_record(match: Match) -> dict[str, Any]:
@@ -116,14 +130,7 @@ def audit_record(match: Match) -> dict[str, Any]:
     if not match.ended:
         raise errors.MatchNotEnded("the audit record is available once the match has ended")
     rows = load_events(match)
-    seed = next(
-        (
-            r.payload["seed"]
-            for r in reversed(rows)
-            if r.type in ("match_finished", "match_aborted")
-        ),
-        None,
-    )
+    seed = game_of(match).revealed_seed(load_state(match))
     return {
         "match": str(match.id),
         "status": match.status,
@@ -151,6 +158,7 @@ def matches_for(
     *,
     mine: bool = False,
     everyone: bool = False,
+    game: str | None = None,
     status: str | None = None,
     preset: str | None = None,
     awaiting_me: bool = False,
@@ -167,6 +175,8 @@ def matches_for(
         queryset = queryset.filter(seated if mine or awaiting_me else seated | lobby)
     if awaiting_me:
         queryset = queryset.filter(seats__user=user, seats__to_act=True, status="active")
+    if game:
+        queryset = queryset.filter(game=game)
     if status:
         queryset = queryset.filter(status=status)
     if preset:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import random
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -23,25 +24,12 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from golf import (
-    COM,
-    HUMAN,
-    Event,
-    Phase,
-    Rules,
-    State,
-    abort_match,
-    action_from_json,
-    decide,
-    new_seed,
-    replay,
-    start_match,
-)
-from golf.state import commitment_of
+from cards.protocol import COM, HUMAN, Game
+from cards.shuffle import commitment_of, new_seed
+from games import DEFAULT_GAME, UnknownGame, get_game
 from matches import errors
 from matches.models import (
     ENDED_STATUSES,
-    ComLevel,
     FollowUp,
     FollowUpKind,
     IdempotencyRecord,
@@ -51,7 +39,16 @@ from matches.models import (
     Seat,
     SeatKind,
 )
-from matches.store import append_events, canonical_json, load_state, persist, take_snapshot
+from matches.store import (
+    Event,
+    State,
+    append_events,
+    canonical_json,
+    game_of,
+    load_state,
+    persist,
+    take_snapshot,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -72,6 +69,7 @@ class ActResult:
     replayed: bool = False
     state: State | None = None
     rows: list[MatchEvent] | None = None
+    seat: int | None = None  # the seat that acted
 
 
 # --- follow-ups: the outbox ----------------------------------------------------------------
@@ -84,7 +82,8 @@ def _followup(match: Match, state: State) -> FollowUp | None:
     now = timezone.now()
     if _com_to_act(match, state):
         kind, due = FollowUpKind.COM, now + timedelta(milliseconds=settings.COM_MOVE_DELAY_MS)
-        queue = settings.INTERACTIVE_QUEUE if HUMAN in state.players else settings.BACKGROUND_QUEUE
+        humans = HUMAN in game_of(match).players(state)
+        queue = settings.INTERACTIVE_QUEUE if humans else settings.BACKGROUND_QUEUE
     elif match.turn_timeout:
         kind, due = FollowUpKind.TIMER, now + timedelta(seconds=match.turn_timeout)
         queue = settings.INTERACTIVE_QUEUE
@@ -125,19 +124,20 @@ def _refresh_read_model(
 ) -> None:
     """Write ``rows`` and rebuild the match's read model, snapshot and seats' ``to_act``
     from ``state`` (``before`` is the state the rows were decided on)."""
-    match.hole = state.hole
-    match.holes = state.rules.holes
-    match.phase = state.phase.value
-    match.totals = list(state.totals)
-    match.winners = list(state.winners)
-    if state.phase is Phase.FINISHED:
+    game = game_of(match)
+    summary = game.summary(state)
+    match.round, match.rounds = summary.round, summary.rounds
+    match.phase = summary.phase
+    match.totals = list(summary.totals)
+    match.winners = list(summary.winners)
+    if summary.status == "finished":
         match.status = MatchStatus.FINISHED
-    elif state.phase is Phase.ABORTED:
+    elif summary.status == "aborted":
         match.status = MatchStatus.ABORTED
     if match.ended and match.ended_at is None:
         match.ended_at = timezone.now()
-    to_act: tuple[int, ...] | None = state.seats_to_act()
-    if before is None or before.seats_to_act() != to_act:
+    to_act: tuple[int, ...] | None = game.seats_to_act(state)
+    if before is None or game.seats_to_act(before) != to_act:
         match.turn_started_at = timezone.now()
         match.seats_to_act = list(to_act)
     else:
@@ -149,8 +149,10 @@ def _refresh_read_model(
 
 
 def _com_to_act(match: Match, state: State) -> bool:
+    game = game_of(match)
+    players = game.players(state)
     return match.status == MatchStatus.ACTIVE and any(
-        state.players[seat] == COM for seat in state.seats_to_act()
+        players[seat] == COM for seat in game.seats_to_act(state)
     )
 
 
@@ -163,7 +165,7 @@ def _commit_events(
     Saving the new version makes PostgreSQL notify listeners on commit (a trigger).
     """
     rows = append_events(match, events, actor)
-    new_state = replay(events, state)
+    new_state = game_of(match).replay(events, state)
     _refresh_read_model(match, state, new_state, rows)
     return new_state, rows
 
@@ -175,11 +177,14 @@ class SeatRequest:
     level: str = ""
 
 
-def _check_quota(creator: AbstractBaseUser, requests: Sequence[SeatRequest], rules: Rules) -> None:
+def _check_quota(
+    creator: AbstractBaseUser, requests: Sequence[SeatRequest], rules: dict[str, Any]
+) -> None:
     """Bound the work one account can start: its unfinished matches, those of them with COM
-    seats (COM turns cost the workers), and the length of a hole. The creator's row is
-    locked, so parallel requests of one account are counted one after another."""
-    if rules.max_turns > settings.MAX_TURNS_PER_HOLE:
+    seats (COM turns cost the workers), and the length of a round (a game's ``max_turns``
+    option, where it has one). The creator's row is locked, so parallel requests of one
+    account are counted one after another."""
+    if rules.get("max_turns", 0) > settings.MAX_TURNS_PER_HOLE:
         raise errors.InvalidMatchRequest(
             f"max_turns may be at most {settings.MAX_TURNS_PER_HOLE} here",
             field="rules.max_turns",
@@ -202,7 +207,8 @@ def _check_quota(creator: AbstractBaseUser, requests: Sequence[SeatRequest], rul
             )
 
 
-def _parse_seats(seats: Sequence[dict[str, Any]], spectate: bool) -> list[SeatRequest]:
+def _parse_seats(game: Game, seats: Sequence[dict[str, Any]], spectate: bool) -> list[SeatRequest]:
+    levels = list(game.info.com_levels)
     if not isinstance(seats, (list, tuple)) or not seats:
         raise errors.InvalidMatchRequest("seats must be a non-empty list", field="seats")
     parsed = []
@@ -212,10 +218,10 @@ def _parse_seats(seats: Sequence[dict[str, Any]], spectate: bool) -> list[SeatRe
             raise errors.InvalidMatchRequest(
                 f"seat {i}: type must be 'me', 'open' or 'com'", field="seats"
             )
-        level = item.get("level", "normal") if kind == "com" else ""
-        if kind == "com" and level not in ComLevel.values:
+        level = item.get("level", game.info.default_com_level) if kind == "com" else ""
+        if kind == "com" and level not in levels:
             raise errors.InvalidMatchRequest(
-                f"seat {i}: level must be one of {ComLevel.values}", field="seats"
+                f"seat {i}: level must be one of {levels}", field=f"seats[{i}].level"
             )
         parsed.append(SeatRequest(kind, level))
     if sum(1 for s in parsed if s.type == "me") > 1:
@@ -234,7 +240,8 @@ def _parse_seats(seats: Sequence[dict[str, Any]], spectate: bool) -> list[SeatRe
 def match_create(
     *,
     creator: AbstractBaseUser,
-    preset: str = "six-card",
+    game: str = DEFAULT_GAME,
+    preset: str | None = None,
     rules: dict[str, Any] | None = None,
     seats: Sequence[dict[str, Any]],
     hints: bool = True,
@@ -242,27 +249,46 @@ def match_create(
     spectate: bool = False,
     seed: bytes | None = None,
 ) -> Match:
-    """Create a match, commit to its secret seed and deal the first hole.
+    """Create a match of ``game``, commit to its secret seed and deal the first round.
 
-    ``rules`` overrides the preset field by field. ``seats`` lists each seat as
-    ``{"type": "me"}``, ``{"type": "open"}`` or ``{"type": "com", "level": "hard"}``; one
-    of them is the creator's unless ``spectate`` (a match the creator only watches).
+    ``rules`` overrides the preset (by default the game's own) option by option. ``seats``
+    lists each seat as ``{"type": "me"}``, ``{"type": "open"}`` or ``{"type": "com",
+    "level": "hard"}``; one of them is the creator's unless ``spectate`` (a match the
+    creator only watches).
     """
-    requests = _parse_seats(seats, spectate)
-    resolved = Rules.from_preset(preset, **(rules or {}))
-    _check_quota(creator, requests, resolved)
+    try:
+        played = get_game(game)
+    except UnknownGame as exc:
+        raise errors.InvalidMatchRequest(str(exc), field="game") from None
+    preset = preset or played.info.default_preset
+    if preset not in played.info.presets:
+        raise errors.InvalidMatchRequest(
+            f"preset must be one of {list(played.info.presets)}", field="preset"
+        )
+    requests = _parse_seats(played, seats, spectate)
+    resolved = played.rules(preset, rules or {})
+    low, high = played.seat_limits(resolved)
+    if not low <= len(requests) <= high:
+        raise errors.InvalidMatchRequest(
+            f"a {played.info.title} match with these rules has {low} to {high} seats",
+            field="seats",
+        )
+    rules_json = played.rules_to_json(resolved)
+    _check_quota(creator, requests, rules_json)
     kinds = [COM if s.type == "com" else HUMAN for s in requests]
     seed = seed or new_seed()
-    events = start_match(resolved, kinds, seed)  # validates seats against the rules
+    events = played.start(resolved, kinds, seed)  # validates seats against the rules
     if turn_timeout is not None and not 10 <= turn_timeout <= 30 * 24 * 3600:
         raise errors.InvalidMatchRequest(
             "turn_timeout must be between 10 seconds and 30 days", field="turn_timeout"
         )
     has_open = any(s.type == "open" for s in requests)
-    first = replay(events)
+    first = played.replay(events)
+    to_act = played.seats_to_act(first)
     match = Match.objects.create(
+        game=game,
         preset=preset,
-        rules=resolved.to_json(),
+        rules=rules_json,
         status=MatchStatus.WAITING if has_open else MatchStatus.ACTIVE,
         created_by=creator,
         seed_commitment=commitment_of(seed),
@@ -280,7 +306,7 @@ def match_create(
             user=creator if s.type == "me" else None,
             com_level=s.level,
             joined_at=now if s.type != "open" else None,
-            to_act=i in first.seats_to_act(),
+            to_act=i in to_act,
         )
         for i, s in enumerate(requests)
     )
@@ -373,7 +399,8 @@ def _match_act(
                     "this Idempotency-Key was used for a different request"
                 )
             return ActResult(match, record.first_seq, record.version, replayed=True)
-    action = action_from_json(action_json)
+    game = game_of(match)
+    action = game.action_from_json(action_json)
     if expected_version is not None and expected_version != match.version:
         raise errors.VersionConflict(
             f"the match is at version {match.version}, not {expected_version}",
@@ -386,7 +413,7 @@ def _match_act(
             else "the match has ended"
         )
     state = load_state(match)
-    events = decide(state, seat, action)
+    events = game.decide(state, seat, action)
     first_seq = match.version + 1
     new_state, rows = _commit_events(match, state, events, actor=f"user:{user.pk}")
     if idempotency_key is not None:
@@ -401,36 +428,84 @@ def _match_act(
     return ActResult(match, first_seq, match.version, state=new_state, rows=rows)
 
 
-def match_act_for_seat(
-    *,
-    match_id: object,
-    pick_seat: Callable[[State], int | None],
-    choose: Callable[[State, int], Any],
-    expected_version: int,
-    actor: Callable[[int], str],
-) -> ActResult | None:
-    """Play a move on the server's behalf (a COM's, or a timed-out human's).
+# --- moves the server makes: COM turns and timed-out turns --------------------------------
+TIMER_LEVEL = "normal"  # the COM level that moves for a human whose turn timed out
+TIMER_ACTOR = "timer"
+MAX_MOVES_PER_TURN = 500  # a safety net: no game's turn is anywhere near this long
 
-    ``pick_seat(state)`` names the seat to move for, ``choose(state, seat)`` its action,
-    ``actor(seat)`` the actor recorded on the events. Returns ``None``, writing nothing,
-    when the match moved past ``expected_version``, is not active, or has no such seat to
-    act: such a request is stale.
+
+def com_rng(match_id: object, version: int, seat: int) -> random.Random:
+    """A COM's random source: from public facts only, never from the match seed."""
+    digest = hashlib.sha256(f"com:{match_id}:{version}:{seat}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def auto_move(
+    *, match_id: object, expected_version: int, levels: dict[int, str], timer: bool = False
+) -> ActResult | None:
+    """One move for the first seat to act among ``levels`` (seat -> COM level), chosen by
+    the game's COM of that level from the seat's view. The events are recorded as the
+    COM's (``com:<level>``), or with ``timer`` as the turn timer's for that seat
+    (``timer:<seat>``). Returns ``None``, writing nothing, when the match
+    moved past ``expected_version``, is not active, or none of those seats is to act: such
+    a request is stale.
     """
     with transaction.atomic():
         match = _lock(match_id)
         if match.version != expected_version or match.status != MatchStatus.ACTIVE:
             return None
+        game = game_of(match)
         state = load_state(match)
-        seat = pick_seat(state)
-        if seat is None or seat not in state.seats_to_act():
+        seat = next((s for s in game.seats_to_act(state) if s in levels), None)
+        if seat is None:
             return None
-        action = choose(state, seat)
-        if action is None:
-            return None
-        events = decide(state, seat, action)
+        rng = com_rng(match.id, match.version, seat)
+        action = game.com_action(state, seat, levels[seat], rng)
+        events = game.decide(state, seat, action)
         first_seq = match.version + 1
-        new_state, rows = _commit_events(match, state, events, actor=actor(seat))
-        return ActResult(match, first_seq, match.version, state=new_state, rows=rows)
+        who = f"{TIMER_ACTOR}:{seat}" if timer else f"com:{levels[seat]}"
+        new_state, rows = _commit_events(match, state, events, actor=who)
+        return ActResult(match, first_seq, match.version, state=new_state, rows=rows, seat=seat)
+
+
+def com_turn(*, match_id: object, expected_version: int) -> bool:
+    """The move of the first COM seat to act (each move is its own write, so readers see
+    COM moves one by one; the next is scheduled by the write). False when stale."""
+    levels = dict(
+        Seat.objects.filter(match_id=match_id, kind=SeatKind.COM).values_list("index", "com_level")
+    )
+    return bool(levels) and (
+        auto_move(match_id=match_id, expected_version=expected_version, levels=levels) is not None
+    )
+
+
+def timed_out_turn(*, match_id: object, expected_version: int) -> int:
+    """Finish the turn of a human whose time ran out: ``normal`` COM moves for that seat
+    for as long as it is to act. Does nothing unless the match is still at
+    ``expected_version`` and the turn began ``turn_timeout`` seconds ago or more. Returns
+    the number of moves made."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or not match.turn_timeout or match.turn_started_at is None:
+        return 0
+    if match.version != expected_version or match.status != MatchStatus.ACTIVE:
+        return 0
+    if timezone.now() < match.turn_started_at + timedelta(seconds=match.turn_timeout):
+        return 0
+    humans = Seat.objects.filter(match=match, kind=SeatKind.HUMAN).values_list("index", flat=True)
+    levels = {seat: TIMER_LEVEL for seat in humans}
+    moves, version, seat_in_turn = 0, expected_version, None
+    while moves < MAX_MOVES_PER_TURN:
+        result = auto_move(match_id=match_id, expected_version=version, levels=levels, timer=True)
+        if result is None or result.state is None:
+            break
+        moves += 1
+        version = result.version
+        if seat_in_turn is None:  # the seat it first moved for: finish its turn only
+            seat_in_turn = result.seat
+            levels = {seat_in_turn: TIMER_LEVEL}
+        if seat_in_turn not in game_of(result.match).seats_to_act(result.state):
+            break
+    return moves
 
 
 def may_abort(match: Match, user: AbstractBaseUser) -> bool:
@@ -454,6 +529,7 @@ def match_abort(*, match_id: object, user: AbstractBaseUser, reason: str = "") -
         raise errors.MatchNotActive("the match has already ended")
     state = load_state(match)
     staff = getattr(user, "is_staff", False)
-    events = abort_match(state, reason or ("aborted by staff" if staff else "aborted by creator"))
+    reason = reason or ("aborted by staff" if staff else "aborted by creator")
+    events = game_of(match).abort(state, reason)
     _commit_events(match, state, events, actor=f"{'staff' if staff else 'user'}:{user.pk}")
     return match

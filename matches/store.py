@@ -18,9 +18,13 @@ from django.conf import settings
 from django.db import connection, models
 from django.utils import timezone
 
-from golf import Event, State, event_from_payload, event_payload, replay
-from golf.snapshot import state_from_json, state_to_json
+from cards.protocol import Game
+from games import get_game
 from matches.models import FollowUp, Match, MatchEvent
+
+# A game's own states and events pass through the store untouched.
+State = Any
+Event = Any
 
 
 def canonical_json(data: Any) -> str:
@@ -93,9 +97,14 @@ def row_hash(match: Match, previous: str, row: MatchEvent) -> str:
     return _keyed_hash(chain_key(match.chain_key_id), previous, row)
 
 
-def to_event(row: MatchEvent) -> Event:
-    """The engine event of a stored row, upcast to the current version."""
-    return event_from_payload(row.type, row.version, row.payload)
+def game_of(match: Match) -> Game:
+    """The game ``match`` is played at (from the registry)."""
+    return get_game(match.game)
+
+
+def to_event(row: MatchEvent, game: Game) -> Event:
+    """The game's event of a stored row, upcast to the current version."""
+    return game.event_from_row(row.type, row.version, row.payload)
 
 
 def load_events(match: Match, after: int = 0, upto: int | None = None) -> list[MatchEvent]:
@@ -107,19 +116,21 @@ def load_events(match: Match, after: int = 0, upto: int | None = None) -> list[M
 
 def load_state(match: Match) -> State:
     """The current state: the match's snapshot plus the events after it (if any)."""
+    game = game_of(match)
     base: State | None = None
     after = 0
     if match.snapshot is not None and match.snapshot_version <= match.version:
-        base = state_from_json(match.snapshot)
+        base = game.state_from_json(match.snapshot)
         after = match.snapshot_version
     if base is not None and after == match.version:
         return base
-    return replay((to_event(r) for r in load_events(match, after=after)), base)
+    return game.replay((to_event(r, game) for r in load_events(match, after=after)), base)
 
 
 def state_at(match: Match, version: int) -> State:
     """The state after the first ``version`` events (a full replay)."""
-    return replay(to_event(r) for r in load_events(match, upto=version))
+    game = game_of(match)
+    return game.replay(to_event(r, game) for r in load_events(match, upto=version))
 
 
 def append_events(
@@ -132,18 +143,20 @@ def append_events(
     """
     if previous_hash is None:
         previous_hash = match.last_hash or chain_start(match)
+    game = game_of(match)
     rows = []
     seq = match.version
     now = timezone.now()
     for event in events:
         seq += 1
+        type_, version, payload = game.event_to_row(event)
         row = MatchEvent(
             id=uuid.uuid4(),
             match=match,
             seq=seq,
-            type=event.name,
-            version=event.version,
-            payload=event_payload(event),
+            type=type_,
+            version=version,
+            payload=payload,
             actor=actor,
             created_at=now,
         )
@@ -159,8 +172,8 @@ def append_events(
 WRITE_FIELDS = (
     "version",
     "last_hash",
-    "hole",
-    "holes",
+    "round",
+    "rounds",
     "phase",
     "totals",
     "winners",
@@ -251,9 +264,10 @@ def persist(
 
 
 def take_snapshot(match: Match, state: State) -> None:
-    """Keep ``state`` as the match's snapshot; saved with the match's next save."""
-    match.snapshot = state_to_json(state)
-    match.snapshot_version = state.version
+    """Keep ``state`` (the state at ``match.version``) as the match's snapshot; saved with
+    the match's next save."""
+    match.snapshot = game_of(match).state_to_json(state)
+    match.snapshot_version = match.version
 
 
 def verify_chain(match: Match, rows: Iterable[MatchEvent]) -> list[str]:

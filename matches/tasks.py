@@ -8,9 +8,7 @@ still makes at most one move for that version.
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import random
 import threading
 from datetime import timedelta
 
@@ -19,23 +17,12 @@ from django.conf import settings
 from django.db import OperationalError
 from django.utils import timezone
 
-from golf import HUMAN, Action, State, view_for
-from golf.com import choose_action
-from matches.models import FollowUp, FollowUpKind, Match, MatchStatus, Seat, SeatKind
-from matches.services import ActResult, match_act_for_seat
+from matches import services
+from matches.models import FollowUp, FollowUpKind, Match, MatchStatus, SeatKind
 
 logger = logging.getLogger(__name__)
 
-TIMER_LEVEL = "normal"  # the COM that moves for a human whose turn timed out
-TIMER_ACTOR = "timer"
-
 _local = threading.local()
-
-
-def com_rng(match_id: str, version: int, seat: int) -> random.Random:
-    """A COM's random source: from public facts only, never from the match seed."""
-    digest = hashlib.sha256(f"com:{match_id}:{version}:{seat}".encode()).digest()
-    return random.Random(int.from_bytes(digest[:8], "big"))
 
 
 def _eager() -> bool:
@@ -82,72 +69,6 @@ def _run_com_turns_eagerly(match_id: str, version: int) -> None:
             play_com_turn.apply(args=(mid, ver))
     finally:
         _local.pending = None
-
-
-def _play_for(
-    match_id: str,
-    expected_version: int,
-    seats: dict[int, str],
-    actor: str | None = None,
-) -> ActResult | None:
-    """One move for the first seat to act among ``seats`` (seat -> COM level)."""
-
-    def pick(state: State) -> int | None:
-        return next((s for s in state.seats_to_act() if s in seats), None)
-
-    def choose(state: State, seat: int) -> Action | None:
-        view = view_for(state, seat)
-        rng = com_rng(match_id, state.version, seat)
-        return choose_action(seats[seat], view, state.rules, rng)
-
-    return match_act_for_seat(
-        match_id=match_id,
-        pick_seat=pick,
-        choose=choose,
-        expected_version=expected_version,
-        actor=lambda seat: actor or f"com:{seats[seat]}",
-    )
-
-
-def com_move(match_id: str, expected_version: int) -> bool:
-    """Play the move of the first COM seat to act; False when the request is stale."""
-    levels = dict(
-        Seat.objects.filter(match_id=match_id, kind=SeatKind.COM).values_list("index", "com_level")
-    )
-    return bool(levels) and _play_for(match_id, expected_version, levels) is not None
-
-
-def timeout_move(match_id: str, expected_version: int) -> int:
-    """Finish the turn of a human whose time ran out with ``normal`` COM moves.
-
-    Does nothing unless the match is still at ``expected_version`` and the turn started
-    ``turn_timeout`` seconds ago or more. Returns the number of moves made.
-    """
-    match = Match.objects.filter(pk=match_id).first()
-    if match is None or not match.turn_timeout or match.turn_started_at is None:
-        return 0
-    if match.version != expected_version or match.status != MatchStatus.ACTIVE:
-        return 0
-    if timezone.now() < match.turn_started_at + timedelta(seconds=match.turn_timeout):
-        return 0
-    players = (match.snapshot or {}).get("players", [])
-    humans = {i: TIMER_LEVEL for i, kind in enumerate(players) if kind == HUMAN}
-    moves = 0
-    version = expected_version
-    seat_in_turn: int | None = None
-    while moves < 4:  # a whole turn: a draw and a placement, or the initial flips
-        result = _play_for(match_id, version, humans, actor=TIMER_ACTOR)
-        if result is None or result.state is None:
-            break
-        moves += 1
-        version = result.version
-        acted = result.rows[0].payload.get("seat") if result.rows else None
-        if seat_in_turn is None:
-            seat_in_turn = acted
-        if seat_in_turn not in result.state.seats_to_act():
-            break
-        humans = {seat_in_turn: TIMER_LEVEL} if seat_in_turn is not None else humans
-    return moves
 
 
 def stalled_matches(older_than: float) -> list[tuple[str, int, str]]:
@@ -226,13 +147,13 @@ TASK_OPTIONS = {
 @shared_task(**TASK_OPTIONS)
 def play_com_turn(match_id: str, expected_version: int) -> bool:
     """Play one COM move for ``match_id`` if it is still at ``expected_version``."""
-    return com_move(match_id, expected_version)
+    return services.com_turn(match_id=match_id, expected_version=expected_version)
 
 
 @shared_task(**TASK_OPTIONS)
 def turn_timer(match_id: str, expected_version: int) -> int:
     """Move for a human whose turn, begun at ``expected_version``, timed out."""
-    return timeout_move(match_id, expected_version)
+    return services.timed_out_turn(match_id=match_id, expected_version=expected_version)
 
 
 @shared_task(**{**TASK_OPTIONS, "acks_late": False})

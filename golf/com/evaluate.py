@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cards.deck import rank_of
 from golf.actions import Action, DiscardDrawn, DrawFromStock, SwapCard, TakeDiscard
-from golf.cards import rank_of
 from golf.com.knowledge import Cells, Knowledge, Rank, ranks_of
 from golf.rules import FinalTurns, Rules
 from golf.views import View

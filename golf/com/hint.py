@@ -10,6 +10,7 @@ import hashlib
 import random
 from dataclasses import dataclass
 
+from cards.deck import rank_of
 from golf.actions import (
     Action,
     DiscardDrawn,
@@ -18,7 +19,6 @@ from golf.actions import (
     SwapCard,
     TakeDiscard,
 )
-from golf.cards import rank_of
 from golf.com.knowledge import Knowledge
 from golf.com.search import search_policy
 from golf.rules import Rules

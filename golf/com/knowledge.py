@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from golf.cards import build_deck, rank_of
+from cards.deck import build_deck, rank_of
 from golf.rules import Position, Rules
 from golf.scoring import score_grid
 from golf.views import View

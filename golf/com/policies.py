@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from cards.deck import rank_of
 from golf.actions import (
     Action,
     DiscardDrawn,
@@ -20,7 +21,6 @@ from golf.actions import (
     SwapCard,
     TakeDiscard,
 )
-from golf.cards import rank_of
 from golf.com.common import playable, spread_flip
 from golf.com.evaluate import Evaluator
 from golf.com.search import search_policy

@@ -16,8 +16,8 @@ import functools
 import random
 from dataclasses import dataclass
 
+from cards.deck import rank_of
 from golf.actions import Action, DiscardDrawn, DrawFromStock, SwapCard, TakeDiscard
-from golf.cards import rank_of
 from golf.com.common import playable, spread_flip
 from golf.com.evaluate import Evaluator
 from golf.com.knowledge import Knowledge, unseen_ranks

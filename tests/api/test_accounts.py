@@ -71,6 +71,18 @@ def test_rulesets_list_every_preset_and_option(anon):
     ]
     six = body[1]
     options = {o["name"]: o for o in six["options"]}
-    assert options["final_turns"]["allowed"] == ["others_once", "none"]
+    assert options["final_turns"]["schema"]["enum"] == ["others_once", "none"]
     assert options["grid"]["default"] == "2x3" and options["holes"]["default"] == 9
     assert set(options) == set(six["rules"]) - {"preset"}
+
+
+def test_games_describe_their_seats_presets_options_and_com_levels(anon):
+    games = {g["name"]: g for g in anon.get("/api/games").json()}
+    golf = games["golf"]
+    assert golf["seats"] == {"min": 2, "max": 6} and golf["round_name"] == "hole"
+    assert golf["default_preset"] == "six-card" and golf["com_levels"] == ["easy", "normal", "hard"]
+    presets = {p["name"]: p["rules"] for p in golf["presets"]}
+    assert presets["nine-card"]["grid"] == "3x3"
+    options = {o["name"]: o for o in golf["options"]}
+    assert options["holes"]["schema"] == {"type": "integer", "minimum": 1, "maximum": 18}
+    assert options["holes"]["default"] == 9 and options["undo"]["doc"]

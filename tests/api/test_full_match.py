@@ -8,7 +8,7 @@ import random
 import pytest
 from django.core.management import call_command
 
-from golf.cards import is_card_code
+from cards.deck import is_card_code
 from matches.models import Match
 from matches.store import load_state, state_at
 from tests.golf.invariants import cards_in, visible_cards

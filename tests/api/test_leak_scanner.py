@@ -34,8 +34,10 @@ from collections import Counter
 
 import pytest
 
+from games import get_game
 from golf import PRESETS, State, evolve
-from matches.models import ComLevel, Match
+from golf.game import GOLF
+from matches.models import Match
 from matches.store import load_events, to_event
 from tests.api.conftest import client_for
 from tests.golf.invariants import Location, Sight, cards_in, public_cards, view_marks
@@ -43,7 +45,7 @@ from tests.golf.invariants import Location, Sight, cards_in, public_cards, view_
 MATCHES = int(os.environ.get("GOLF_LEAK_MATCHES", "8"))
 # What a COM plays changes what there is to read, not who may read it. "hard" runs
 # rollouts on every move, which the hints read after every action already exercise.
-LEVELS = sorted(set(ComLevel.values) - {ComLevel.HARD})
+LEVELS = [level for level in get_game("golf").info.com_levels if level != "hard"]
 
 
 class History:
@@ -57,7 +59,7 @@ class History:
 
     def update(self) -> State:
         for row in load_events(self.match, after=len(self.states) - 1):
-            event = to_event(row)
+            event = to_event(row, GOLF)
             state = evolve(self.states[-1], event)
             if self.sight is None and state.undo_seat is not None:
                 self.sight = Sight(state.undo_seat)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from cards.shuffle import commitment_of
 from golf import Rules, State, decide, replay
 from golf.actions import Action
 from golf.events import Event, HoleDealt, MatchStarted
-from golf.state import commitment_of
 
 SEED = bytes(range(32))
 

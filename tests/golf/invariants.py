@@ -9,11 +9,10 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from dataclasses import replace
 from typing import Any
 
+from cards.deck import build_deck, is_card_code
 from golf import State, view_for
-from golf.cards import build_deck, is_card_code
 from golf.events import (
     CardDiscarded,
     CardDrawn,
@@ -24,6 +23,7 @@ from golf.events import (
     StockReshuffled,
     Undone,
 )
+from golf.hidden import resample_hidden
 from golf.state import STOCK
 
 
@@ -82,34 +82,8 @@ def assert_view_hides_what_it_must(state: State, seat: int | None) -> None:
 
 
 def shuffle_hidden(state: State, seat: int | None, rng: random.Random) -> State:
-    """A state ``seat`` cannot tell apart from ``state``: hidden cards permuted (but for the
-    cards it saw in undone turns)."""
-    marked = seat is not None and seat == state.undo_seat
-    hidden_slots = [
-        (s, p)
-        for s, ups in enumerate(state.face_up)
-        for p, up in enumerate(ups)
-        if not up and not (marked and (s, p) in state.seen)
-    ]
-    known = state.stock_seen if marked else 0
-    pool = [state.grids[s][p] for s, p in hidden_slots] + list(state.stock[known:])
-    hide_drawn = state.drawn is not None and state.drawn_from == STOCK and seat != state.to_act
-    hide_drawn = hide_drawn and not (marked and state.drawn_seen)
-    if hide_drawn:
-        pool.append(state.drawn)
-    rng.shuffle(pool)
-    grids = [list(g) for g in state.grids]
-    for (s, p), card in zip(hidden_slots, pool, strict=False):
-        grids[s][p] = card
-    rest = pool[len(hidden_slots) :]
-    drawn = rest.pop() if hide_drawn else state.drawn
-    return replace(
-        state,
-        grids=tuple(tuple(g) for g in grids),
-        stock=state.stock[:known] + tuple(rest),
-        drawn=drawn,
-        seed=bytes(32),
-    )
+    """A state ``seat`` cannot tell apart from ``state`` (the game's own resampling)."""
+    return resample_hidden(state, seat, rng)
 
 
 def assert_cards_conserved(state: State) -> None:

@@ -4,6 +4,8 @@ import random
 
 import pytest
 
+from cards.deck import build_deck
+from cards.shuffle import commitment_of, shuffle_cards
 from golf import (
     DiscardDrawn,
     DrawFromStock,
@@ -21,10 +23,9 @@ from golf import (
     start_match,
 )
 from golf import errors as e
-from golf.cards import build_deck
-from golf.dealing import deal_cards, shuffle_cards
+from golf.dealing import deal_cards
 from golf.simulate import play_random, seed_bytes
-from golf.state import Phase, commitment_of
+from golf.state import Phase
 from tests.golf.helpers import SEED, act, flip_all, names, table
 
 SIX = Rules.from_preset("six-card")

@@ -111,3 +111,10 @@ def test_player_count(players):
     with pytest.raises(RulesError) as info:
         Rules.from_preset("six-card").validate_for(players)
     assert info.value.field == "players"
+
+
+@pytest.mark.parametrize("values", [[None, None], [[1, 2, 3]], "K0", 7])
+def test_malformed_values_are_a_rules_error(values):
+    with pytest.raises(RulesError) as caught:
+        Rules.from_preset("six-card", values=values)
+    assert caught.value.field == "values"

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
+from cards.deck import is_card_code
 from golf import legal_actions
-from golf.cards import is_card_code
 from matches import errors
 from matches.selectors import audit_record, events_for, match_view, state_view_at
 from matches.services import match_act, match_create, match_join

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from golf import IllegalActionError, MalformedActionError, RulesError, replay
+from golf.game import GOLF
 from matches import errors
 from matches.models import Match, MatchEvent, MatchStatus, Seat
 from matches.selectors import seats_json
@@ -43,9 +44,12 @@ def test_create_commits_to_a_seed_and_deals(alice):
             errors.InvalidMatchRequest,
         ),
         ({"seats": [{"type": "me"}, {"type": "me"}]}, errors.InvalidMatchRequest),
-        ({"seats": [{"type": "me"}]}, RulesError),
-        ({"seats": [{"type": "me"}] + [{"type": "com"}] * 6}, RulesError),
-        ({"seats": [{"type": "me"}, {"type": "com"}], "preset": "poker"}, RulesError),
+        ({"seats": [{"type": "me"}]}, errors.InvalidMatchRequest),  # the game's seat limits
+        ({"seats": [{"type": "me"}] + [{"type": "com"}] * 6}, errors.InvalidMatchRequest),
+        (
+            {"seats": [{"type": "me"}, {"type": "com"}], "preset": "poker"},
+            errors.InvalidMatchRequest,
+        ),
         ({"seats": [{"type": "me"}, {"type": "com"}], "rules": {"grid": "9x9"}}, RulesError),
         ({"seats": [{"type": "me"}, {"type": "me2"}]}, errors.InvalidMatchRequest),
         ({"seats": [{"type": "me"}, {"type": "open"}], "rules": {"undo": True}}, RulesError),
@@ -156,7 +160,7 @@ def test_com_opponents_play_on_commit_to_the_end(alice, django_capture_on_commit
         )
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
-    state = replay(to_event(r) for r in load_events(match))
+    state = replay(to_event(r, GOLF) for r in load_events(match))
     assert state.ended and list(state.totals) == match.totals
     assert {e.actor for e in load_events(match)[2:]} <= {"com:easy", "com:normal"}
 

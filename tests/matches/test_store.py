@@ -11,6 +11,7 @@ from django.core.management import call_command
 from django.db import DatabaseError, connection, connections, transaction
 
 from golf import legal_actions, replay
+from golf.game import GOLF
 from golf.snapshot import state_to_json
 from matches import errors
 from matches.models import Match, MatchEvent, Seat
@@ -19,7 +20,7 @@ from matches.store import load_events, load_state, state_at, to_event
 
 
 def full_replay(match):
-    return replay(to_event(r) for r in load_events(match))
+    return replay(to_event(r, GOLF) for r in load_events(match))
 
 
 @pytest.mark.django_db

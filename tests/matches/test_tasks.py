@@ -11,8 +11,8 @@ from django.utils import timezone
 
 from matches.models import Match, MatchEvent
 from matches.selectors import match_view
-from matches.services import match_act, match_create, match_join
-from matches.tasks import com_move, sweep, turn_timer
+from matches.services import com_turn, match_act, match_create, match_join
+from matches.tasks import sweep, turn_timer
 
 pytestmark = pytest.mark.django_db
 
@@ -23,11 +23,12 @@ def events_of(match):
 
 def test_a_stale_com_task_does_nothing(alice, django_capture_on_commit_callbacks):
     match = match_create(creator=alice, seats=[{"type": "me"}, {"type": "com"}])  # COM not run
-    assert com_move(str(match.id), match.version - 1) is False
+    assert com_turn(match_id=match.id, expected_version=match.version - 1) is False
     assert len(events_of(match)) == 2
-    assert com_move(str(match.id), match.version) is True  # the COM's first initial flip
+    # the COM's first initial flip, once: that version is gone afterwards
+    assert com_turn(match_id=match.id, expected_version=match.version) is True
     assert len(events_of(match)) == 3 and events_of(match)[-1].actor == "com:normal"
-    assert com_move(str(match.id), match.version) is False  # that version is gone now
+    assert com_turn(match_id=match.id, expected_version=match.version) is False
 
 
 def test_com_turns_chain_until_a_human_must_act(alice, django_capture_on_commit_callbacks):
@@ -64,11 +65,11 @@ def test_a_timed_out_turn_is_played_by_the_server(alice, bob):
     Match.objects.filter(pk=match.pk).update(turn_started_at=timezone.now() - timedelta(seconds=61))
     moves = turn_timer.apply(args=(str(match.id), match.version)).get()
     assert moves == 2  # a draw and its placement: the whole turn
-    auto = [e for e in events_of(match) if e.actor == "timer"]
+    auto = [e for e in events_of(match) if e.actor == "timer:0"]  # the timer, for seat 0
     assert [e.type for e in auto][:1] in (["card_drawn"],) and len(auto) >= 2
     match.refresh_from_db()
     mine = match_view(match, alice)
-    assert mine["auto_moves"] == [e.seq for e in auto if e.payload.get("seat") == 0]
+    assert mine["auto_moves"] == [e.seq for e in auto]
     assert mine["seats_to_act"] == [1]
     assert "auto_moves" not in match_view(match, None)
 
@@ -77,7 +78,7 @@ def test_a_timer_for_an_old_version_does_nothing(alice, bob):
     match = timed_duel(alice, bob)
     Match.objects.filter(pk=match.pk).update(turn_started_at=timezone.now() - timedelta(hours=1))
     assert turn_timer.apply(args=(str(match.id), match.version - 1)).get() == 0
-    assert not any(e.actor == "timer" for e in events_of(match))
+    assert not any(e.actor.startswith("timer") for e in events_of(match))
 
 
 def test_the_sweeper_restarts_a_stalled_com(alice, django_capture_on_commit_callbacks):
@@ -96,7 +97,7 @@ def test_the_sweeper_plays_timed_out_turns_and_has_a_command(alice, bob):
     out = StringIO()
     call_command("sweep_matches", "--older-than", "0", stdout=out)
     assert f"{match.id} at version {match.version}: timer re-enqueued" in out.getvalue()
-    assert any(e.actor == "timer" for e in events_of(match))
+    assert any(e.actor.startswith("timer:") for e in events_of(match))
 
 
 def test_a_followup_waits_in_the_outbox_until_the_broker_takes_it(alice, monkeypatch):
@@ -131,6 +132,7 @@ def test_a_followup_waits_in_the_outbox_until_the_broker_takes_it(alice, monkeyp
     assert row.attempts == 1 and row.next_attempt_at > timezone.now()
 
     # the task runs: the COM's move is written and the follow-up of that version is gone
-    assert com_move(str(match.id), match.version) is True
+    assert com_turn(match_id=match.id, expected_version=match.version) is True
     assert not FollowUp.objects.filter(match=match, version=match.version).exists()
-    assert com_move(str(match.id), match.version) is False  # a second copy does nothing
+    # a second copy does nothing
+    assert com_turn(match_id=match.id, expected_version=match.version) is False

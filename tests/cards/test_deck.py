@@ -1,7 +1,7 @@
 import pytest
 
+from cards.deck import CardError, rank_of
 from golf import Card, Rank, Suit, build_deck
-from golf.cards import CardError, rank_of
 
 
 def test_every_code_round_trips():

@@ -1,0 +1,62 @@
+"""The games' own shapes in the OpenAPI schema (a drf-spectacular post-processing hook).
+
+Every registered game hands over JSON Schemas of its rules, actions and views
+(``game.json_schemas()``); they go in as components under the game's names
+(``GolfRules``, ``GolfAction``, ``GolfView``, ...), and the platform's schema refers to
+them through unions over the games: ``GameRules``, ``GameAction``, ``GameView``.
+``MatchCreate`` becomes one variant per game (``GolfMatchCreate``, ...): the same fields,
+with that game's presets and rules; ``game`` is the default game when absent.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from games import DEFAULT_GAME, all_games
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _union(names: list[str]) -> dict[str, Any]:
+    refs = [_ref(name) for name in names]
+    return refs[0] if len(refs) == 1 else {"oneOf": refs}
+
+
+def add_game_schemas(
+    result: dict[str, Any], generator: Any, request: Any, public: Any
+) -> dict[str, Any]:
+    components = result.setdefault("components", {}).setdefault("schemas", {})
+    games = all_games()
+    shapes = {game.info.name: game.json_schemas() for game in games}
+    for schemas in shapes.values():
+        components.update(copy.deepcopy(dict(schemas.components)))
+    components["GameRules"] = _union([s.rules for s in shapes.values()])
+    components["GameAction"] = _union([s.action for s in shapes.values()])
+    components["GameView"] = _union([s.view for s in shapes.values()])
+    base = components.get("MatchCreate")
+    if base is not None:
+        variants = []
+        for game in games:
+            name = f"{game.info.title.replace(' ', '')}MatchCreate"
+            variant = copy.deepcopy(base)
+            properties = variant.setdefault("properties", {})
+            properties["game"] = {"type": "string", "enum": [game.info.name]}
+            properties["preset"] = {
+                "type": "string",
+                "enum": list(game.info.presets),
+                "description": f"one of {game.info.title}'s presets; "
+                f"{game.info.default_preset} if absent",
+            }
+            properties["rules"] = {
+                **_ref(shapes[game.info.name].rules),
+                "description": "overrides of the preset's options, by name",
+            }
+            if game.info.name != DEFAULT_GAME:
+                variant["required"] = sorted({*variant.get("required", []), "game"})
+            components[name] = variant
+            variants.append(name)
+        components["MatchCreate"] = _union(variants)
+    return result

@@ -1,0 +1,57 @@
+"""The errors a game raises. Each carries a stable machine-readable ``code``, which the API
+answers with.
+
+``MalformedActionError`` means the request could not be understood at all;
+``IllegalActionError`` (and its subclasses, a game adds its own) means it was understood
+but the rules do not allow it now. ``RulesError`` names the rules option that is wrong.
+"""
+
+from __future__ import annotations
+
+
+class EngineError(ValueError):
+    code = "engine_error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class RulesError(EngineError):
+    """Rules that cannot be played: ``field`` names the option at fault."""
+
+    code = "invalid_rules"
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+
+
+class MalformedActionError(EngineError):
+    code = "malformed_action"
+
+
+class MalformedEventError(EngineError):
+    code = "malformed_event"
+
+
+class IllegalActionError(EngineError):
+    """An action the rules do not allow in this state."""
+
+    code = "illegal_action"
+
+
+class NotASeatError(IllegalActionError):
+    code = "not_a_seat"
+
+
+class MatchOverError(IllegalActionError):
+    code = "match_over"
+
+
+class NotYourTurnError(IllegalActionError):
+    code = "not_your_turn"
+
+
+class WrongPhaseError(IllegalActionError):
+    code = "wrong_phase"

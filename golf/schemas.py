@@ -1,0 +1,237 @@
+"""JSON Schemas of Golf's rules, actions, view and events: how the API documents them.
+
+Plain data (the game stays free of any web framework); ``golf.game.Golf.json_schemas``
+hands them to the platform, which puts them in the OpenAPI schema under ``Golf*`` names.
+References between them use ``#/components/schemas/<name>``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from golf.actions import ACTION_TYPES
+from golf.events import EVENT_TYPES
+from golf.rules import FIELD_NAMES, OPTION_DOCS
+from golf.state import Phase
+
+CARD = {"type": "string", "description": "a card code such as 'KS', 'TD' or 'XR'"}
+HIDDEN_CARD = {**CARD, "nullable": True, "description": "a card code; null when hidden"}
+POSITION = {"type": "integer", "minimum": 0, "maximum": 8, "description": "0-based, row by row"}
+SEAT = {"type": "integer", "minimum": 0, "maximum": 5}
+
+
+def _list(items: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "array", "items": items}
+
+
+def option_schema(name: str) -> dict[str, Any]:
+    """A rules option as JSON Schema (from the option's documentation)."""
+    doc = OPTION_DOCS[name]
+    kinds = doc["type"].split("|")
+    schema: dict[str, Any] = (
+        {"type": kinds[0]} if len(kinds) == 1 else {"oneOf": [{"type": k} for k in kinds]}
+    )
+    if "allowed" in doc:
+        schema = {"enum": list(doc["allowed"])}
+    for bound in ("minimum", "maximum"):
+        if isinstance(doc.get(bound), int):
+            schema[bound] = doc[bound]
+        elif bound in doc:
+            schema["description"] = f"{bound} {doc[bound]}"
+    if "description" in doc:
+        schema["description"] = doc["description"]
+    if doc["type"] == "object":
+        schema["additionalProperties"] = {"type": "integer"}
+    return schema
+
+
+RULES = {
+    "type": "object",
+    "description": "Golf's rules, every option resolved (see GET /api/games)",
+    "properties": {
+        "preset": {"type": "string"},
+        **{name: option_schema(name) for name in FIELD_NAMES},
+    },
+}
+
+_ACTION_FIELDS: dict[str, dict[str, Any]] = {
+    "reveal": {"position": POSITION},
+    "draw": {},
+    "take_discard": {},
+    "swap": {"position": POSITION},
+    "discard": {"flip": {**POSITION, "nullable": True}},
+    "undo": {},
+}
+ACTIONS = {
+    f"GolfAction_{kind}": {
+        "type": "object",
+        "properties": {"type": {"type": "string", "enum": [kind]}, **fields},
+        "required": ["type", *[f for f in fields if f != "flip"]],
+    }
+    for kind, fields in _ACTION_FIELDS.items()
+}
+assert set(_ACTION_FIELDS) == set(ACTION_TYPES)
+ACTION = {
+    "oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in ACTIONS],
+    "discriminator": {
+        "propertyName": "type",
+        "mapping": {k: f"#/components/schemas/GolfAction_{k}" for k in _ACTION_FIELDS},
+    },
+}
+
+VIEW = {
+    "type": "object",
+    "description": "A Golf table as one seat (or a spectator) may see it",
+    "properties": {
+        "seat": {**SEAT, "nullable": True, "description": "your seat; null for a spectator"},
+        "version": {"type": "integer"},
+        "phase": {"type": "string", "enum": [p.value for p in Phase]},
+        "hole": {"type": "integer"},
+        "holes": {"type": "integer"},
+        "dealer": SEAT,
+        "players": _list({"type": "string", "enum": ["human", "com"]}),
+        "seats_to_act": _list(SEAT),
+        "grids": _list(_list(HIDDEN_CARD)),
+        "flips_left": _list({"type": "integer"}),
+        "stock_size": {"type": "integer"},
+        "discard": _list(CARD),
+        "discard_top": HIDDEN_CARD,
+        "drawn": {
+            "type": "object",
+            "nullable": True,
+            "properties": {
+                "seat": SEAT,
+                "source": {"type": "string", "enum": ["stock", "discard"]},
+                "card": HIDDEN_CARD,
+            },
+        },
+        "turns_in_hole": {"type": "integer"},
+        "max_turns": {"type": "integer"},
+        "final_turns": {
+            "type": "object",
+            "nullable": True,
+            "properties": {"finisher": SEAT, "turns_left": {"type": "integer"}},
+        },
+        "totals": _list({"type": "integer"}),
+        "hole_scores": _list(_list({"type": "integer"})),
+        "last_hole_grids": _list(_list(CARD)),
+        "winners": _list(SEAT),
+        "legal_actions": _list({"$ref": "#/components/schemas/GolfAction"}),
+        "undo_available": {"type": "boolean"},
+        "seen": _list(
+            {
+                "type": "object",
+                "properties": {"seat": SEAT, "position": POSITION, "card": CARD},
+            }
+        ),
+        "stock_seen": _list(CARD),
+        "drawn_seen": {"type": "boolean"},
+        "auto_moves": _list({"type": "integer"}),
+    },
+}
+
+EVENT = {
+    "type": "object",
+    "description": "The data of a Golf event, as the reader may see it",
+    "properties": {"type": {"type": "string", "enum": sorted(EVENT_TYPES)}},
+    "additionalProperties": True,
+}
+
+SCHEMAS: dict[str, dict[str, Any]] = {
+    "GolfRules": RULES,
+    "GolfAction": ACTION,
+    **ACTIONS,
+    "GolfView": VIEW,
+}
+
+
+# --- examples for the API's documentation --------------------------------------------------
+VIEW_EXAMPLE = {
+    "seat": 0,
+    "version": 9,
+    "phase": "place",
+    "hole": 1,
+    "holes": 9,
+    "dealer": 2,
+    "players": ["human", "com", "com"],
+    "seats_to_act": [0],
+    "grids": [
+        ["QH", None, None, None, "6D", None],
+        ["4C", "KS", None, None, None, None],
+        [None, "9H", None, "9C", None, None],
+    ],
+    "flips_left": [0, 0, 0],
+    "stock_size": 32,
+    "discard": ["JD"],
+    "discard_top": "JD",
+    "drawn": {"seat": 0, "source": "stock", "card": "KD"},
+    "turns_in_hole": 0,
+    "max_turns": 240,
+    "final_turns": None,
+    "totals": [0, 0, 0],
+    "hole_scores": [],
+    "last_hole_grids": [],
+    "winners": [],
+    "legal_actions": [{"type": "swap", "position": p} for p in range(6)]
+    + [{"type": "discard", "flip": None}],
+    "undo_available": False,
+    "seen": [],
+    "stock_seen": [],
+    "drawn_seen": False,
+}
+ACT_RESULT_EXAMPLE = {
+    "version": 9,
+    "events": [
+        {
+            "seq": 9,
+            "type": "card_drawn",
+            "version": 1,
+            "actor": "user:2",
+            "created_at": "2026-11-30T03:51:06.120077+00:00",
+            "data": {"seat": 0, "source": "stock", "card": "KD"},
+        }
+    ],
+    "view": VIEW_EXAMPLE,
+}
+EVENTS_EXAMPLE = {
+    "events": [
+        {
+            "seq": 10,
+            "type": "card_swapped",
+            "version": 1,
+            "actor": "user:2",
+            "created_at": "2026-11-30T03:51:06.920077+00:00",
+            "data": {"seat": 0, "position": 1, "card": "KD", "replaced": "3S"},
+        },
+        {
+            "seq": 11,
+            "type": "card_drawn",
+            "version": 1,
+            "actor": "com:normal",
+            "created_at": "2026-11-30T03:51:06.950077+00:00",
+            "data": {"seat": 1, "source": "stock", "card": None},
+        },
+    ],
+    "version": 11,
+    "next_after": 11,
+    "has_more": False,
+}
+HINT_EXAMPLE = {
+    "action": {"type": "take_discard"},
+    "reason": "Take the 2 from the discard pile: it matches your column 1.",
+}
+ACTION_EXAMPLES = [
+    ("Reveal (an initial flip)", {"type": "reveal", "position": 0}),
+    ("Draw from the stock", {"type": "draw"}),
+    ("Take the discard", {"type": "take_discard"}),
+    ("Swap into position 4", {"type": "swap", "position": 4}),
+    ("Discard, flipping position 2", {"type": "discard", "flip": 2}),
+    ("Undo", {"type": "undo"}),
+]
+EXAMPLES: dict[str, Any] = {
+    "actions": ACTION_EXAMPLES,
+    "view": VIEW_EXAMPLE,
+    "act_result": ACT_RESULT_EXAMPLE,
+    "events": EVENTS_EXAMPLE,
+    "hint": HINT_EXAMPLE,
+}
