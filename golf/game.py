@@ -14,6 +14,7 @@ from golf.audit import audit_log
 from golf.com import LEVELS, choose_action
 from golf.com.hint import hint
 from golf.decide import abort_match, decide, legal_actions, start_match
+from golf.errors import RulesError
 from golf.hidden import resample_hidden
 from golf.rules import FIELD_NAMES, MAX_PLAYERS, MIN_PLAYERS, OPTION_DOCS, PRESETS, Rules
 
@@ -37,7 +38,7 @@ class Golf:
         presets=tuple(sorted(PRESETS)),
         default_preset="six-card",
         options=tuple(
-            Option(name, OPTION_DOCS[name].get("description", ""), schemas.option_schema(name))
+            Option(name, OPTION_DOCS[name]["description"], schemas.option_schema(name))
             for name in FIELD_NAMES
         ),
         com_levels=tuple(LEVELS),
@@ -58,7 +59,9 @@ class Golf:
         return Rules.from_preset(preset).to_json()
 
     def seat_limits(self, rules: Rules) -> tuple[int, int]:
-        return MIN_PLAYERS, MAX_PLAYERS
+        """The seat counts whose deal the decks of ``rules`` can hold."""
+        fit = [n for n in range(MIN_PLAYERS, MAX_PLAYERS + 1) if _fits(rules, n)]
+        return (fit[0], fit[-1]) if fit else (MIN_PLAYERS, MIN_PLAYERS - 1)
 
     def json_schemas(self) -> Schemas:
         return Schemas(
@@ -155,6 +158,14 @@ class Golf:
         self, value: state.State, seat: int | None, rng: random.Random
     ) -> state.State:
         return resample_hidden(value, seat, rng)
+
+
+def _fits(rules: Rules, players: int) -> bool:
+    try:
+        rules.validate_for(players)
+    except RulesError:
+        return False
+    return True
 
 
 GOLF = Golf()

@@ -353,23 +353,69 @@ PRESETS: dict[str, Rules] = {
 }
 
 OPTION_DOCS: dict[str, dict[str, Any]] = {
-    "grid": {"type": "string", "allowed": [f"{r}x{c}" for r, c in GRIDS]},
-    "decks": {"type": "string|integer", "allowed": [AUTO, 1, 2, 3]},
-    "jokers": {"type": "boolean"},
+    "grid": {
+        "type": "string",
+        "allowed": [f"{r}x{c}" for r, c in GRIDS],
+        "description": "rows x columns of each player's grid of cards",
+    },
+    "decks": {
+        "type": "string|integer",
+        "allowed": [AUTO, 1, 2, 3],
+        "description": "52-card decks in play; auto: one while players x grid cells <= 27, "
+        "else two",
+    },
+    "jokers": {"type": "boolean", "description": "two jokers per deck (worth -2 by default)"},
     "values": {
         "type": "object",
         "description": "points overrides by rank character "
         f"({''.join(RANK_CHARS)}, X = joker), "
         f"each in {CARD_VALUE_RANGE[0]}..{CARD_VALUE_RANGE[1]}",
     },
-    "lines": {"type": "string", "allowed": [m.value for m in Lines]},
-    "negative_pairs_keep_value": {"type": "boolean"},
-    "final_turns": {"type": "string", "allowed": [m.value for m in FinalTurns]},
-    "discard_take_must_swap": {"type": "boolean"},
-    "flip_on_discard": {"type": "string", "allowed": [m.value for m in FlipOnDiscard]},
-    "initial_flips": {"type": "integer", "minimum": 0, "maximum": "grid cells - 1"},
-    "max_turns": {"type": "integer", "minimum": 1, "maximum": 10_000},
-    "holes": {"type": "integer", "minimum": 1, "maximum": 18},
+    "lines": {
+        "type": "string",
+        "allowed": [m.value for m in Lines],
+        "description": "which full lines of matching cards score nothing: columns, rows and "
+        "columns, or none",
+    },
+    "negative_pairs_keep_value": {
+        "type": "boolean",
+        "description": "a matched line of negative cards keeps its (negative) value "
+        "instead of scoring nothing",
+    },
+    "final_turns": {
+        "type": "string",
+        "allowed": [m.value for m in FinalTurns],
+        "description": "when a grid is all face up: every other player gets one more turn "
+        "(others_once), or the hole ends at once (none)",
+    },
+    "discard_take_must_swap": {
+        "type": "boolean",
+        "description": "a card taken from the discard pile must be swapped into the grid",
+    },
+    "flip_on_discard": {
+        "type": "string",
+        "allowed": [m.value for m in FlipOnDiscard],
+        "description": "whether discarding a card drawn from the stock turns up one of your "
+        "face-down cards: never, optional or always",
+    },
+    "initial_flips": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": "grid cells - 1",
+        "description": "face-down cards each player turns up before the first turn",
+    },
+    "max_turns": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 10_000,
+        "description": "turns in a hole after which it is scored as it lies",
+    },
+    "holes": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 18,
+        "description": "holes (rounds) in the match",
+    },
     "undo": {
         "type": "boolean",
         "description": "a lone human may take back moves; every other seat must be a COM",

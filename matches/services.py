@@ -267,11 +267,10 @@ def match_create(
         )
     requests = _parse_seats(played, seats, spectate)
     resolved = played.rules(preset, rules or {})
-    low, high = played.seat_limits(resolved)
-    if not low <= len(requests) <= high:
+    low, high = played.info.min_seats, played.info.max_seats
+    if not low <= len(requests) <= high:  # (rules may narrow it: start() says why)
         raise errors.InvalidMatchRequest(
-            f"a {played.info.title} match with these rules has {low} to {high} seats",
-            field="seats",
+            f"a {played.info.title} match has {low} to {high} seats", field="seats"
         )
     rules_json = played.rules_to_json(resolved)
     _check_quota(creator, requests, rules_json)

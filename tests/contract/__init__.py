@@ -1,0 +1,1 @@
+"""The game contract, checked for every registered game (``test_games``)."""
