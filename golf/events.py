@@ -11,11 +11,11 @@ Hole numbers count from 1. Card lists are in draw order (stock) or bottom-to-top
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, ClassVar, TypeAlias
 
 from cards.deck import CardCode
-from golf.errors import MalformedEventError
+from cards.events import EventCodec
 from golf.rules import Position, Rules, Seat
 
 Grids: TypeAlias = tuple[tuple[CardCode, ...], ...]
@@ -191,39 +191,17 @@ EVENT_TYPES: dict[str, type[Event]] = {
     )
 }
 
+CODEC = EventCodec(EVENT_TYPES.values(), decode={"rules": Rules.from_json})
 Payload: TypeAlias = dict[str, Any]
 Upcaster: TypeAlias = Callable[[Payload], Payload]
 #: ``(name, version) -> function`` turning a payload of that version into the next one.
-UPCASTERS: dict[tuple[str, int], Upcaster] = {}
-
-
-def register_upcaster(name: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
-    """Decorate a function that upgrades ``name`` payloads from ``from_version`` by one."""
-
-    def register(fn: Upcaster) -> Upcaster:
-        UPCASTERS[(name, from_version)] = fn
-        return fn
-
-    return register
-
-
-def _to_plain(value: Any) -> Any:
-    if isinstance(value, tuple):
-        return [_to_plain(v) for v in value]
-    if isinstance(value, Rules):
-        return value.to_json()
-    return value
-
-
-def _to_tuple(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(_to_tuple(v) for v in value)
-    return value
+UPCASTERS = CODEC.upcasters
+register_upcaster = CODEC.upcaster
 
 
 def event_payload(event: Event) -> Payload:
     """The event's fields as JSON-ready data (without its name and version)."""
-    return {f.name: _to_plain(getattr(event, f.name)) for f in fields(event)}
+    return CODEC.payload(event)
 
 
 def event_to_json(event: Event) -> Payload:
@@ -232,25 +210,8 @@ def event_to_json(event: Event) -> Payload:
 
 def event_from_payload(name: str, version: int, payload: Mapping[str, Any]) -> Event:
     """Rebuild an event from its stored name, version and payload, upcasting as needed."""
-    cls = EVENT_TYPES.get(name)
-    if cls is None:
-        raise MalformedEventError(f"unknown event type {name!r}")
-    data = dict(payload)
-    while version < cls.version:
-        upcast = UPCASTERS.get((name, version))
-        if upcast is None:
-            raise MalformedEventError(f"no upcaster for {name!r} version {version}")
-        data = upcast(data)
-        version += 1
-    if version != cls.version:
-        raise MalformedEventError(f"{name!r} version {version} is newer than this engine's")
-    try:
-        kwargs = {f.name: _to_tuple(data[f.name]) for f in fields(cls) if f.name in data}
-        if cls is MatchStarted:
-            kwargs["rules"] = Rules.from_json(data["rules"])
-        return cls(**kwargs)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise MalformedEventError(f"bad {name!r} payload: {exc}") from exc
+    event: Event = CODEC.from_payload(name, version, payload)
+    return event
 
 
 def event_from_json(data: Mapping[str, Any]) -> Event:

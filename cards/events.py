@@ -1,0 +1,110 @@
+"""Storing a game's events: each event type a frozen dataclass with a ``name`` and a schema
+``version``; stored as ``(name, version, payload)`` where the payload is the fields as
+JSON-ready data. A stored log is never rewritten: when a type's payload changes shape its
+version goes up and an *upcaster* turns the previous version's payload into the next.
+
+>>> from dataclasses import dataclass
+>>> from typing import ClassVar
+>>> @dataclass(frozen=True)
+... class Played:
+...     seat: int
+...     cards: tuple[str, ...]
+...     name: ClassVar[str] = "played"
+...     version: ClassVar[int] = 2
+>>> codec = EventCodec([Played])
+>>> @codec.upcaster("played", 1)
+... def _cards_were_one_card(payload):
+...     return {"seat": payload["seat"], "cards": [payload["card"]]}
+>>> codec.payload(Played(1, ("AS", "KD")))
+{'seat': 1, 'cards': ['AS', 'KD']}
+>>> codec.from_payload("played", 1, {"seat": 0, "card": "TS"})
+Played(seat=0, cards=('TS',))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import fields
+from typing import Any, ClassVar, Protocol, TypeAlias
+
+from cards.errors import MalformedEventError
+
+Payload: TypeAlias = dict[str, Any]
+Upcaster: TypeAlias = Callable[[Payload], Payload]
+
+
+class EventType(Protocol):
+    """What an event class has besides its fields: its stored name and schema version."""
+
+    name: ClassVar[str]
+    version: ClassVar[int]
+
+
+class EventCodec:
+    """The event types of one game, their payloads, and the upcasters of old versions.
+
+    ``decode`` maps a field name to a function that rebuilds a value from its JSON (a
+    game's rules, say); ``encode`` turns values of other types to JSON (anything with a
+    ``to_json``); tuples become lists and back.
+    """
+
+    def __init__(
+        self, types: Iterable[type[EventType]], decode: Mapping[str, Callable[[Any], Any]] = {}
+    ) -> None:
+        self.types: dict[str, type[EventType]] = {cls.name: cls for cls in types}
+        self.decode = dict(decode)
+        self.upcasters: dict[tuple[str, int], Upcaster] = {}
+
+    def upcaster(self, name: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
+        """Decorate a function that upgrades ``name`` payloads from ``from_version`` by one."""
+
+        def register(fn: Upcaster) -> Upcaster:
+            self.upcasters[(name, from_version)] = fn
+            return fn
+
+        return register
+
+    def payload(self, event: Any) -> Payload:
+        """The event's fields as JSON-ready data (without its name and version)."""
+        return {f.name: _to_plain(getattr(event, f.name)) for f in fields(event)}
+
+    def from_payload(self, name: str, version: int, payload: Mapping[str, Any]) -> Any:
+        """Rebuild an event from its stored name, version and payload, upcasting as needed."""
+        cls = self.types.get(name)
+        if cls is None:
+            raise MalformedEventError(f"unknown event type {name!r}")
+        data = dict(payload)
+        current = cls.version
+        while version < current:
+            upcast = self.upcasters.get((name, version))
+            if upcast is None:
+                raise MalformedEventError(f"no upcaster for {name!r} version {version}")
+            data = upcast(data)
+            version += 1
+        if version != current:
+            raise MalformedEventError(f"{name!r} version {version} is newer than this engine's")
+        try:
+            kwargs = {
+                f.name: self.decode[f.name](data[f.name])
+                if f.name in self.decode
+                else _to_tuple(data[f.name])
+                for f in fields(cls)  # type: ignore[arg-type]  # event types are dataclasses
+                if f.name in data
+            }
+            return cls(**kwargs)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise MalformedEventError(f"bad {name!r} payload: {exc}") from exc
+
+
+def _to_plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_to_plain(v) for v in value]
+    if hasattr(value, "to_json"):
+        return value.to_json()
+    return value
+
+
+def _to_tuple(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_to_tuple(v) for v in value)
+    return value
