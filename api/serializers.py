@@ -243,10 +243,15 @@ class AbortSerializer(StrictSerializer):
 
 
 class EventSerializer(serializers.Serializer):
-    seq = serializers.IntegerField()
+    seq = serializers.IntegerField(help_text="1, 2, 3, ...: the match's version after it")
     type = serializers.CharField()
-    version = serializers.IntegerField()
-    actor = serializers.CharField()
+    schema_version = serializers.IntegerField(help_text="the version of this type's payload")
+    actor = serializers.CharField(
+        help_text="who caused it: user:<id>, com:<level>:<seat>, timer:<seat>, system, staff:<id>"
+    )
+    seat = serializers.IntegerField(
+        allow_null=True, help_text="the seat whose move it records; null for the system"
+    )
     created_at = serializers.DateTimeField()
     data = serializers.DictField(help_text="the event's data as you may see it")
 

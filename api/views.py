@@ -652,7 +652,9 @@ class ActionView(APIView):
         else:
             game = game_of(match)
             view = selectors.view_json(match, result.state, seat)
-            events = [selectors.event_json(row, game, seat, match.ended) for row in result.rows]
+            events = [
+                selectors.event_json(row, game, seat, match.ended, match) for row in result.rows
+            ]
         body_out = {"version": result.version, "events": events, "view": view}
         response = _with_etag(Response(body_out), result.version)
         if result.replayed:

@@ -6,6 +6,7 @@ game's view or event redaction (``game.view``, ``game.redact``) for that caller'
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -63,11 +64,17 @@ def view_json(match: Match, state: State, seat: int | None) -> dict[str, Any]:
 def match_view(match: Match, user: AbstractBaseUser | None) -> dict[str, Any]:
     """The caller's view of the match now: their seat's view, or the spectator view.
 
-    A seated player's view also lists ``auto_moves``: the sequence numbers of the events
-    the server made for them when their turn timed out.
+    With a turn timer, the view also says when the turn began and when it runs out
+    (``turn_started_at``, ``turn_deadline``), and a seated player's view lists
+    ``auto_moves``: the sequence numbers of the events the server made for them when
+    their turn timed out.
     """
     seat = seat_index_for(match, user)
     view = view_json(match, load_state(match), seat)
+    if match.turn_timeout and match.status == MatchStatus.ACTIVE and match.turn_started_at:
+        view["turn_started_at"] = match.turn_started_at.isoformat()
+        deadline = match.turn_started_at + timedelta(seconds=match.turn_timeout)
+        view["turn_deadline"] = deadline.isoformat()
     if seat is not None and match.turn_timeout:
         view["auto_moves"] = list(
             MatchEvent.objects.filter(
@@ -80,13 +87,30 @@ def match_view(match: Match, user: AbstractBaseUser | None) -> dict[str, Any]:
     return view
 
 
-def event_json(row: MatchEvent, game: Game, seat: int | None, ended: bool) -> dict[str, Any]:
-    """A stored event as ``seat`` may see it (redacted by the game)."""
+def actor_seat(match: Match, actor: str) -> int | None:
+    """The seat whose move an event records: ``com:<level>:<seat>``, ``timer:<seat>``, a
+    player's ``user:<id>``; none for the system or staff (or a COM of an older log)."""
+    kind, _, rest = actor.partition(":")
+    if kind == "user":
+        user_id, _, seat = rest.partition(":")
+        if seat.isdigit():
+            return int(seat)
+        return match.seat_of_user(int(user_id)) if user_id.isdigit() else None
+    last = actor.rsplit(":", 1)[-1]
+    return int(last) if kind in ("com", "timer") and last.isdigit() else None
+
+
+def event_json(
+    row: MatchEvent, game: Game, seat: int | None, ended: bool, match: Match | None = None
+) -> dict[str, Any]:
+    """A stored event as ``seat`` may see it (redacted by the game). ``schema_version`` is the
+    version of the event type's payload (a match's own ``version`` counts its events)."""
     return {
         "seq": row.seq,
         "type": row.type,
-        "version": row.version,
+        "schema_version": row.version,
         "actor": row.actor,
+        "seat": actor_seat(match or row.match, row.actor),
         "created_at": row.created_at.isoformat(),
         "data": game.redact(to_event(row, game), seat, match_ended=ended),
     }
@@ -105,7 +129,7 @@ def events_of_seat(
     """Events after ``after`` as ``seat`` (``None``: a spectator) may see them."""
     game = game_of(match)
     rows = MatchEvent.objects.filter(match=match, seq__gt=after).order_by("seq")[:limit]
-    return [event_json(row, game, seat, match.ended) for row in rows]
+    return [event_json(row, game, seat, match.ended, match) for row in rows]
 
 
 def events_between(
@@ -113,7 +137,7 @@ def events_between(
 ) -> list[dict[str, Any]]:
     seat, game = seat_index_for(match, user), game_of(match)
     rows = load_events(match, after=first - 1, upto=last)
-    return [event_json(row, game, seat, match.ended) for row in rows]
+    return [event_json(row, game, seat, match.ended, match) for row in rows]
 
 
 def state_view_at(match: Match, user: AbstractBaseUser | None, version: int) -> dict[str, Any]:
@@ -142,7 +166,7 @@ def audit_record(match: Match) -> dict[str, Any]:
             {
                 "seq": r.seq,
                 "type": r.type,
-                "version": r.version,
+                "schema_version": r.version,
                 "actor": r.actor,
                 "created_at": r.created_at.isoformat(),
                 "data": r.payload,

@@ -443,9 +443,9 @@ def auto_move(
     *, match_id: object, expected_version: int, levels: dict[int, str], timer: bool = False
 ) -> ActResult | None:
     """One move for the first seat to act among ``levels`` (seat -> COM level), chosen by
-    the game's COM of that level from the seat's view. The events are recorded as the
-    COM's (``com:<level>``), or with ``timer`` as the turn timer's for that seat
-    (``timer:<seat>``). Returns ``None``, writing nothing, when the match
+    the game's COM of that level from the seat's view. The events are recorded as that
+    seat's COM's (``com:<level>:<seat>``), or with ``timer`` as the turn timer's for that
+    seat (``timer:<seat>``). Returns ``None``, writing nothing, when the match
     moved past ``expected_version``, is not active, or none of those seats is to act: such
     a request is stale.
     """
@@ -462,7 +462,7 @@ def auto_move(
         action = game.com_action(state, seat, levels[seat], rng)
         events = game.decide(state, seat, action)
         first_seq = match.version + 1
-        who = f"{TIMER_ACTOR}:{seat}" if timer else f"com:{levels[seat]}"
+        who = f"{TIMER_ACTOR}:{seat}" if timer else f"com:{levels[seat]}:{seat}"
         new_state, rows = _commit_events(match, state, events, actor=who)
         return ActResult(match, first_seq, match.version, state=new_state, rows=rows, seat=seat)
 

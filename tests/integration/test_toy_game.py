@@ -53,6 +53,6 @@ def test_a_toy_match_against_two_coms_is_played_to_the_end(toy, live_worker, ali
     match = Match.objects.get(pk=match_id)
     assert match.status == "finished" and match.rounds == TOY.preset_rules("quick")["hand_size"]
     actors = set(match.events.values_list("actor", flat=True))
-    assert {"com:random", "com:high"} <= actors  # both COMs played, on the worker
+    assert {"com:random:1", "com:high:2"} <= actors  # both COMs played, on the worker
     assert alice.get(f"/api/matches/{match_id}/audit").status_code == 200
     call_command("verify_match", match_id)  # raises SystemExit on a fault

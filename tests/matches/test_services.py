@@ -162,7 +162,7 @@ def test_com_opponents_play_on_commit_to_the_end(alice, django_capture_on_commit
     assert match.status == MatchStatus.FINISHED
     state = replay(to_event(r, GOLF) for r in load_events(match))
     assert state.ended and list(state.totals) == match.totals
-    assert {e.actor for e in load_events(match)[2:]} <= {"com:easy", "com:normal"}
+    assert {e.actor for e in load_events(match)[2:]} <= {"com:easy:0", "com:normal:1"}
 
 
 def test_seats_to_act_read_model_follows_the_log(duel, alice, bob):

@@ -27,7 +27,7 @@ def test_a_stale_com_task_does_nothing(alice, django_capture_on_commit_callbacks
     assert len(events_of(match)) == 2
     # the COM's first initial flip, once: that version is gone afterwards
     assert com_turn(match_id=match.id, expected_version=match.version) is True
-    assert len(events_of(match)) == 3 and events_of(match)[-1].actor == "com:normal"
+    assert len(events_of(match)) == 3 and events_of(match)[-1].actor == "com:normal:1"
     assert com_turn(match_id=match.id, expected_version=match.version) is False
 
 
@@ -45,7 +45,7 @@ def test_com_turns_chain_until_a_human_must_act(alice, django_capture_on_commit_
     view = match_view(match, alice)
     assert view["seats_to_act"] == [0] and view["phase"] == "draw"
     actors = [e.actor for e in events_of(match)]
-    assert actors.count("com:normal") == 2 and actors.count("com:easy") == 2
+    assert actors.count("com:normal:1") == 2 and actors.count("com:easy:2") == 2
 
 
 def timed_duel(alice, bob, timeout=60):
@@ -88,7 +88,7 @@ def test_the_sweeper_restarts_a_stalled_com(alice, django_capture_on_commit_call
     with django_capture_on_commit_callbacks(execute=True):
         stalled = sweep(older_than=60)
     assert stalled == [(str(match.id), match.version, "com")]
-    assert [e.actor for e in events_of(match)].count("com:normal") == 2  # both COM flips
+    assert [e.actor for e in events_of(match)].count("com:normal:1") == 2  # both COM flips
 
 
 def test_the_sweeper_plays_timed_out_turns_and_has_a_command(alice, bob):
