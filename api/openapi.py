@@ -15,6 +15,9 @@ from typing import Any
 
 from games import DEFAULT_GAME, all_games
 
+#: Fields of a match request that stand for a rules option of the same name.
+RULE_SHORTCUTS = frozenset({"holes", "undo"})
+
 
 def _ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
@@ -23,6 +26,18 @@ def _ref(name: str) -> dict[str, str]:
 def _union(names: list[str]) -> dict[str, Any]:
     refs = [_ref(name) for name in names]
     return refs[0] if len(refs) == 1 else {"oneOf": refs}
+
+
+def _overrides(rules: dict[str, Any]) -> dict[str, Any]:
+    """The schema of a request's rule overrides, from the schema of a game's whole rules:
+    any of the options (none required), the preset not among them (it has its own field)."""
+    options = {k: v for k, v in rules.get("properties", {}).items() if k != "preset"}
+    return {
+        "type": "object",
+        "description": "overrides of the preset's options, by name (GET /api/games)",
+        "properties": copy.deepcopy(options),
+        "additionalProperties": False,
+    }
 
 
 def add_game_schemas(
@@ -50,10 +65,12 @@ def add_game_schemas(
                 "description": f"one of {game.info.title}'s presets; "
                 f"{game.info.default_preset} if absent",
             }
-            properties["rules"] = {
-                **_ref(shapes[game.info.name].rules),
-                "description": "overrides of the preset's options, by name",
-            }
+            options = {option.name for option in game.info.options}
+            for shortcut in RULE_SHORTCUTS - options:  # a shortcut for an option it lacks
+                properties.pop(shortcut, None)
+            overrides = f"{game.info.title.replace(' ', '')}RuleOverrides"
+            components[overrides] = _overrides(components[shapes[game.info.name].rules])
+            properties["rules"] = _ref(overrides)
             if game.info.name != DEFAULT_GAME:
                 variant["required"] = sorted({*variant.get("required", []), "game"})
             components[name] = variant

@@ -30,6 +30,7 @@ from accounts import guard
 from accounts.models import canonical_username
 from api import push
 from api import serializers as s
+from api.openapi import RULE_SHORTCUTS
 from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem
 from cards.protocol import Game
 from games import DEFAULT_GAME, all_games, get_game
@@ -448,7 +449,7 @@ class MatchListView(APIView):
         data.is_valid(raise_exception=True)
         v = data.validated_data
         overrides = dict(v.get("rules") or {})
-        for shortcut in ("holes", "undo"):  # Golf's request shortcuts for its rules options
+        for shortcut in sorted(RULE_SHORTCUTS):  # request fields for rules options
             if shortcut in v and shortcut in overrides:
                 raise invalid_field(
                     shortcut, f"{shortcut} is given twice, on its own and in rules", "once"

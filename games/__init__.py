@@ -13,6 +13,7 @@ import os
 
 from cards.protocol import Game
 from golf.game import GOLF
+from hearts.game import HEARTS
 
 _GAMES: dict[str, Game] = {}
 
@@ -54,5 +55,6 @@ def register_from(spec: str) -> Game:
 
 DEFAULT_GAME = "golf"
 register(GOLF)
+register(HEARTS)
 for _spec in filter(None, os.environ.get("EXTRA_GAMES", "").split(",")):
     register_from(_spec.strip())

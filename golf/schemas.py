@@ -11,7 +11,7 @@ from typing import Any
 
 from golf.actions import ACTION_TYPES
 from golf.events import EVENT_TYPES
-from golf.rules import FIELD_NAMES, OPTION_DOCS
+from golf.rules import FIELD_NAMES, OPTION_DOCS, PRESETS
 from golf.state import Phase
 
 CARD = {"type": "string", "description": "a card code such as 'KS', 'TD' or 'XR'"}
@@ -49,9 +49,11 @@ RULES = {
     "type": "object",
     "description": "Golf's rules, every option resolved (see GET /api/games)",
     "properties": {
-        "preset": {"type": "string"},
+        "preset": {"type": "string", "enum": sorted(PRESETS)},
         **{name: option_schema(name) for name in FIELD_NAMES},
     },
+    "required": ["preset", *FIELD_NAMES],
+    "additionalProperties": False,
 }
 
 _ACTION_FIELDS: dict[str, dict[str, Any]] = {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The walkthrough of docs/api.md as one script: register, play a hole against two COMs
-# by following the server's hints, then read the log and the audit record.
+# The walkthrough of docs/api.md as one script: register, play a hole of Golf against two
+# COMs by following the server's hints, read the log and the audit record, then play a
+# deal of Hearts against three COMs the same way.
 # Run it against `make run`:  scripts/walkthrough.sh [http://127.0.0.1:8000]
 # It stops at the first failed request, printing the problem the server answered.
 set -euo pipefail
@@ -29,20 +30,24 @@ call POST "/matches/$MATCH/actions" '{"type": "reveal", "position": 0}' > /dev/n
 call POST "/matches/$MATCH/actions" '{"type": "reveal", "position": 4}' \
   | field '"v%s: %s, my grid %s" % (d["version"], [e["type"] for e in d["events"]],
            d["view"]["grids"][d["view"]["seat"]])'
-# play: wait for our turn (long-poll), then do what the hint says
-while :; do
-  DETAIL=$(call GET "/matches/$MATCH")
-  read -r STATUS MINE VERSION < <(echo "$DETAIL" | field '"%s %s %s" % (d["status"], d["your_turn"], d["version"])')
-  [ "$STATUS" = finished ] && break
-  if [ "$MINE" != True ]; then
-    call GET "/matches/$MATCH/events?after=$VERSION&wait=10" > /dev/null
-    continue
-  fi
-  HINT=$(call GET "/matches/$MATCH/hint")
-  echo "v$VERSION hint: $(echo "$HINT" | field 'd["reason"]')"
-  call POST "/matches/$MATCH/actions" "$(echo "$HINT" | field 'json.dumps(d["action"])')" \
-    "If-Match: \"$VERSION\"" "Idempotency-Key: $MATCH-$VERSION" > /dev/null
-done
+# play MATCH: wait for our turn (long-poll), then do what the hint says, to the end
+play() {
+  local match=$1 detail status mine version hint
+  while :; do
+    detail=$(call GET "/matches/$match")
+    read -r status mine version < <(echo "$detail" | field '"%s %s %s" % (d["status"], d["your_turn"], d["version"])')
+    [ "$status" = finished ] && break
+    if [ "$mine" != True ]; then
+      call GET "/matches/$match/events?after=$version&wait=10" > /dev/null
+      continue
+    fi
+    hint=$(call GET "/matches/$match/hint")
+    echo "v$version hint: $(echo "$hint" | field 'd["reason"]')"
+    call POST "/matches/$match/actions" "$(echo "$hint" | field 'json.dumps(d["action"])')" \
+      "If-Match: \"$version\"" "Idempotency-Key: $match-$version" > /dev/null
+  done
+}
+play "$MATCH"
 call GET "/matches/$MATCH" \
   | field '"totals %s winners %s seed %s..." % (d["totals"], d["winners"], d["seed"][:16])'
 call GET "/matches/$MATCH/events?limit=3" \
@@ -50,3 +55,14 @@ call GET "/matches/$MATCH/events?limit=3" \
 call GET "/matches/$MATCH/audit" \
   | field '"audit: %d events, chain faults: %s" % (len(d["events"]), d["chain_faults"])'
 echo "verify it: scripts/manage verify_match $MATCH"
+
+# Hearts, the same way: the game is named on creation; one deal, passing to the left first
+HEARTS=$(call POST /matches '{"game": "hearts", "preset": "hearts-classic",
+  "rules": {"max_deals": 1}, "seats": [{"type": "me"}, {"type": "com", "level": "easy"},
+  {"type": "com", "level": "normal"}, {"type": "com", "level": "hard"}]}' | field 'd["id"]')
+call GET "/matches/$HEARTS" \
+  | field '"hearts match %s: my hand %s" % (d["id"], " ".join(d["view"]["hand"]))'
+play "$HEARTS"
+call GET "/matches/$HEARTS" \
+  | field '"points taken %s, totals %s, winners %s" % (d["view"]["last_deal"]["taken"], d["totals"], d["winners"])'
+echo "verify it: scripts/manage verify_match $HEARTS"

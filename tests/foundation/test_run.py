@@ -132,6 +132,9 @@ def test_make_run_serves_the_walkthrough_on_embedded_servers_and_keeps_its_data(
         assert any(" hint: " in line for line in lines), walk.stdout
         assert any(line.startswith("totals ") for line in lines), walk.stdout
         assert "audit: " in walk.stdout and "chain faults: []" in walk.stdout
+        hearts_id = next(line for line in lines if line.startswith("hearts match "))
+        hearts_id = hearts_id.split()[2].rstrip(":")
+        assert any(line.startswith("points taken ") for line in lines), walk.stdout
 
         verify = subprocess.run(
             ["scripts/manage", "verify_match", "--all"],
@@ -142,7 +145,7 @@ def test_make_run_serves_the_walkthrough_on_embedded_servers_and_keeps_its_data(
             timeout=120,
         )
         assert verify.returncode == 0, verify.stdout + verify.stderr
-        assert f"{match_id}: OK" in verify.stdout
+        assert f"{match_id}: OK" in verify.stdout and f"{hearts_id}: OK" in verify.stdout
         assert "0 with faults" in verify.stdout
     finally:
         output = service.interrupt()

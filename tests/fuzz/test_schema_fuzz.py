@@ -1,8 +1,9 @@
 """Schema fuzzing: schemathesis drives every operation of the live OpenAPI schema.
 
 The schema is the one the running application serves (``/api/schema/``); requests go
-through the WSGI application as a participant of a real match (alice, seat 0 of a
-two-human six-card match), with the path's ``match_id`` pointed at that match so the
+through the WSGI application as a participant of a real match of each game (alice,
+seat 0 of a Golf match with two humans, and of a Hearts match with two humans and two
+COMs), with the path's ``match_id`` pointed at that match so the
 fuzzer reaches past the 404. Every response must be a non-5xx that conforms to the
 schema: its status code, content type, headers and body are documented, and data the
 schema forbids is refused with a 4xx.
@@ -33,6 +34,7 @@ from schemathesis.specs.openapi.checks import (
 
 import api.views
 from config.wsgi import application
+from games import all_games
 from matches import services
 
 EXAMPLES = int(os.environ.get("GOLF_FUZZ_EXAMPLES", "15"))
@@ -76,11 +78,19 @@ def wsgi_calls(db, monkeypatch, settings):
     signals.request_finished.connect(close_old_connections)
 
 
-@pytest.fixture
-def participant(wsgi_calls, django_user_model):
+# Each game's match: Golf's two humans, Hearts' two humans and two COMs.
+TABLES = {
+    "golf": [{"type": "me"}, {"type": "open"}],
+    "hearts": [{"type": "me"}, {"type": "open"}, {"type": "com"}, {"type": "com"}],
+}
+assert set(TABLES) == {game.info.name for game in all_games()}, "a table for every game"
+
+
+@pytest.fixture(params=sorted(TABLES))
+def participant(request, wsgi_calls, django_user_model):
     alice = django_user_model.objects.create_user("alice", password="pw-alice-123")
     bob = django_user_model.objects.create_user("bob", password="pw-bob-123")
-    match = services.match_create(creator=alice, seats=[{"type": "me"}, {"type": "open"}])
+    match = services.match_create(creator=alice, game=request.param, seats=TABLES[request.param])
     services.match_join(match_id=match.id, user=bob)
     token, _ = Token.objects.get_or_create(user=alice)
     return {"match_id": str(match.id), "token": token.key}

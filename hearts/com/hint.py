@@ -1,0 +1,105 @@
+"""Hints for human players: the move the ``hard`` COM would make, with a short reason.
+Computed from the asking seat's view alone, and deterministic for a given view."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass
+
+from hearts.actions import Action, PassCards, PlayCard, Undo
+from hearts.com.policies import hard_policy, playable
+from hearts.com.table import to_int
+from hearts.rules import Rules
+from hearts.scoring import is_points_card
+from hearts.views import View
+
+RANKS = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+def card_name(card: str) -> str:
+    """A card's name in words.
+
+    >>> card_name("QS")
+    'queen of spades'
+    """
+    return f"{RANKS.get(card[0], card[0])} of {SUITS[card[1]]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    action: Action
+    reason: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"action": self.action.to_json(), "reason": self.reason}
+
+
+def _seed_for(view: View) -> int:
+    key = f"hearts-hint:{view.seat}:{view.version}:{view.deal}".encode()
+    return int.from_bytes(hashlib.sha256(key).digest()[:8], "big")
+
+
+def hint(view: View, rules: Rules) -> Hint:
+    """The suggested action for the seat whose view this is, and why."""
+    if view.seat is None or not view.legal_actions:
+        raise ValueError("a hint needs the view of a seat that has something to do")
+    if not [a for a in view.legal_actions if not isinstance(a, Undo)]:
+        return Hint(Undo(), "Nothing to play now: you may take back your last card.")
+    action = hard_policy(view, rules, random.Random(_seed_for(view)))
+    return Hint(action, explain(view, action))
+
+
+def _names(cards: list[str]) -> str:
+    names = [card_name(c) for c in cards]
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+
+
+def explain(view: View, action: Action) -> str:
+    if isinstance(action, PassCards):
+        return _explain_pass(view, list(action.cards))
+    if isinstance(action, Undo):
+        return "Take back your last card."
+    assert isinstance(action, PlayCard)
+    card, name = action.card, card_name(action.card)
+    if len(playable(view)) == 1:
+        return f"The {name} is your only legal card."
+    if not view.trick:
+        if card == "QS":
+            return "Lead the queen of spades: whoever holds the ace or king must take it."
+        if card[1] == "S" and to_int(card) < to_int("QS"):
+            return f"Lead the {name}: fish for the queen of spades while it is out."
+        return f"Lead the {name}: a low lead that someone else is likely to win."
+    led = view.trick[0][1][1]
+    top = max((c for _, c in view.trick if c[1] == led), key=to_int)
+    points = sum(1 for _, c in view.trick if is_points_card(c))
+    if card[1] != led:
+        if is_points_card(card):
+            return f"You are out of {SUITS[led]}: dump the {name} on the {card_name(top)}."
+        return f"You are out of {SUITS[led]}: shed the {name}, a card that could win later."
+    if to_int(card) < to_int(top):
+        return (
+            f"Play the {name}: the highest {SUITS[led][:-1]} that stays under the {card_name(top)}."
+        )
+    if points and view.taken and max(view.taken) == sum(view.taken) >= 14:
+        return f"Take this trick with the {name}: one seat has every point so far (moon)."
+    return f"Play the {name}: this trick is yours anyway, so get rid of a high card."
+
+
+def _explain_pass(view: View, cards: list[str]) -> str:
+    why = []
+    if "QS" in cards:
+        why.append("the queen of spades is poorly guarded")
+    if any(c in ("AS", "KS") for c in cards):
+        why.append("high spades could catch the queen")
+    if any(c[1] == "H" for c in cards):
+        why.append("high hearts take points")
+    short = {c[1] for c in cards if c[1] in "CD"}
+    for suit in sorted(short):
+        left = [c for c in view.hand if c[1] == suit and c not in cards]
+        if not left:
+            why.append(f"it leaves you void in {SUITS[suit]}")
+    if not why:
+        why.append("these are your most dangerous cards to keep")
+    return f"Pass the {_names(cards)}: " + "; ".join(why) + "."

@@ -1,0 +1,171 @@
+"""The ``hard`` COM: determinized search over the unseen cards.
+
+From its view alone the seat draws the other hands consistently with everything it knows
+(:mod:`hearts.com.knowledge`: voids, its own pass, what the rules imply), then plays each
+candidate card on every sample and the rest of the deal out with the rules of thumb of
+:mod:`hearts.com.heuristic` for every seat, moon shots and their defence included. A
+candidate is valued by the seat's deal score less the others' mean (so shooting the moon,
+and stopping it, count for what they are worth); the lowest mean over the samples wins.
+Every candidate meets the same samples (common random numbers), cards that are
+equivalent (neighbours in a suit with nothing left between them) are tried once, and
+the budget (rollout plays per decision) is fixed, so a decision is deterministic for a
+given seed and its time bounded.
+
+Passing uses the same rollouts: the heuristic's best few passes are each played out over
+deals of the unseen cards (with the cards the seat will receive drawn from them).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from itertools import combinations
+
+from hearts.com import heuristic
+from hearts.com.knowledge import Knowledge
+from hearts.com.table import Table, legal_ints, to_int
+from hearts.rules import Rules
+from hearts.views import View
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    plays: int = 30_000  # card plays simulated per decision, over all samples and candidates
+    min_samples: int = 12
+    max_samples: int = 80
+    pass_candidates: int = 5
+
+
+DEFAULT_BUDGET = Budget()
+
+
+def distinct(hand: list[int], legal: list[int], played: int) -> list[int]:
+    """``legal`` less the cards equivalent to a lower one kept: same suit, and every card
+    between them in this hand or already played."""
+    mine = 0
+    for c in hand:
+        mine |= 1 << c
+    known = mine | played
+    kept: list[int] = []
+    for c in legal:
+        if kept and kept[-1] // 13 == c // 13:
+            prev = kept[-1]
+            if all(known >> x & 1 for x in range(prev + 1, c)):
+                continue
+        kept.append(c)
+    return kept
+
+
+def _value(scores: tuple[int, ...], seat: int) -> float:
+    n = len(scores)
+    return scores[seat] - (sum(scores) - scores[seat]) / (n - 1)
+
+
+def _rollout(table: Table) -> tuple[int, ...]:
+    """Play the deal out with the rules of thumb for every seat; the deal's scores."""
+    choose = heuristic.play
+    hands, n = table.hands, table.n
+    while True:
+        trick = table.trick
+        hand = hands[(table.leader + len(trick)) % n]
+        if not hand:
+            return table.scores()
+        legal = legal_ints(
+            hand, trick, table.first, table.broken, table.opening, table.points_allowed
+        )
+        table.play(
+            legal[0] if len(legal) == 1 else choose(table, (table.leader + len(trick)) % n, legal)
+        )
+
+
+def choose_play(
+    view: View, rules: Rules, rng: random.Random, budget: Budget = DEFAULT_BUDGET
+) -> int:
+    """The card (as an integer) the seat plays, by determinized rollouts."""
+    know = Knowledge.from_view(view, rules)
+    seat = know.seat
+    public = know.public_table()
+    legal = public.legal(seat)
+    candidates = distinct(know.hand, legal, know.played)
+    if len(candidates) == 1:
+        return candidates[0]
+    favourite = heuristic.play(public, seat, legal)
+    remaining = sum(know.sizes) + 1
+    samples = budget.plays // (remaining * len(candidates))
+    samples = max(budget.min_samples, min(budget.max_samples, samples))
+    totals = dict.fromkeys(candidates, 0.0)
+    for _ in range(samples):
+        table = know.table(know.sample(rng))
+        for card in candidates:
+            trial = table.copy()
+            trial.play(card)
+            totals[card] += _value(_rollout(trial), seat)
+    # ties (and near ties) go to the rules of thumb's own choice
+    best = min(candidates, key=lambda c: (round(totals[c] / samples, 6), c != favourite))
+    return best
+
+
+def choose_pass(
+    view: View, rules: Rules, rng: random.Random, budget: Budget = DEFAULT_BUDGET
+) -> list[int]:
+    """Three cards to pass, the heuristic's best few weighed by playing the deal out."""
+    assert view.seat is not None
+    seat, n = view.seat, len(view.players)
+    hand = sorted(to_int(c) for c in view.hand)
+    offset = {"left": 1, "right": -1, "across": 2}[view.direction]
+    receiver = (seat + offset) % n
+    ranked = _ranked_passes(hand, budget.pass_candidates)
+    if len(ranked) == 1:
+        return ranked[0]
+    removed = {to_int(c) for c in view.removed}
+    unseen = [c for c in range(52) if c not in removed and c not in hand]
+    opening = to_int("3C" if "2C" in view.removed else "2C")
+    samples = budget.plays // (len(ranked) * (len(unseen) + len(hand)))
+    samples = max(budget.min_samples, min(budget.max_samples, samples))
+    totals = [0.0] * len(ranked)
+    for _ in range(samples):
+        rng.shuffle(unseen)
+        size = len(hand)
+        hands = [sorted(unseen[i * size : (i + 1) * size]) for i in range(n - 1)]
+        others = [s for s in range(n) if s != seat]
+        dealt = dict(zip(others, hands, strict=True))
+        # the others pass by the rules of thumb; this seat receives from its giver
+        incoming = {s: heuristic.choose_pass(dealt[s]) for s in others}
+        for i, cards in enumerate(ranked):
+            table_hands: list[list[int]] = [[] for _ in range(n)]
+            for s in others:
+                kept = [c for c in dealt[s] if c not in incoming[s]]
+                table_hands[(s + offset) % n] += incoming[s]
+                table_hands[s] += kept
+            table_hands[seat] += [c for c in hand if c not in cards]
+            table_hands[receiver] += cards
+            for h in table_hands:
+                h.sort()
+            leader = next(s for s in range(n) if opening in table_hands[s])
+            table = Table(table_hands, rules, leader=leader, opening=opening, played=_mask(removed))
+            totals[i] += _value(_rollout(table), seat)
+    best = min(range(len(ranked)), key=lambda i: (round(totals[i] / samples, 6), i))
+    return ranked[best]
+
+
+def _mask(cards: set[int]) -> int:
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return mask
+
+
+def _ranked_passes(hand: list[int], count: int) -> list[list[int]]:
+    """The heuristic's pass first, then the passes that swap one of its cards for the
+    next most dangerous ones."""
+    first = heuristic.choose_pass(hand)
+    ranked = [first]
+    spare = [c for c in heuristic.choose_pass(hand, 6) if c not in first]
+    for keep in combinations(first, 2):
+        for extra in spare:
+            option = sorted([*keep, extra])
+            if option not in ranked:
+                ranked.append(option)
+            if len(ranked) >= count:
+                return ranked
+    return ranked

@@ -1,0 +1,104 @@
+"""Passing (rules reference, section 2 rule 2, and section 5): every seat chooses at once,
+each choice hidden, even from its receiver, until all have chosen."""
+
+import pytest
+
+from cards.errors import WrongPhaseError
+from hearts import errors
+from hearts.actions import PassCards, PlayCard
+from hearts.decide import legal_actions
+from hearts.events import CardsPassed, PassesExchanged
+from hearts.rules import Rules
+from hearts.state import Phase
+from hearts.views import redact_event, view_for
+from tests.hearts.helpers import act, hands_with, table
+
+CLASSIC = Rules.from_preset("hearts-classic")
+
+
+def _passing(direction="left", rules=CLASSIC, players=4):
+    return table(rules, hands_with(players, {}), direction=direction)[0]
+
+
+def test_every_seat_passes_at_once():
+    state = _passing()
+    assert state.phase is Phase.PASSING and state.seats_to_act() == (0, 1, 2, 3)
+    assert len(legal_actions(state, 2)) == 286  # 13 choose 3
+    with pytest.raises(WrongPhaseError):
+        act(state, 0, PlayCard(state.hands[0][0]))
+    state, events = act(state, 2, PassCards(state.hands[2][:3]))
+    assert events == [CardsPassed(2, 3, state.hands[2][:3])]
+    assert state.seats_to_act() == (0, 1, 3) and legal_actions(state, 2) == []
+    with pytest.raises(errors.AlreadyPassedError):
+        act(state, 2, PassCards(state.hands[2][3:6]))
+    with pytest.raises(errors.CardNotInHandError):
+        act(state, 0, PassCards(state.hands[1][:3]))
+
+
+def test_a_pass_is_hidden_until_everyone_has_chosen():
+    state = _passing()
+    chosen = state.hands[0][-3:]
+    state, events = act(state, 0, PassCards(chosen))
+    passed = events[0]
+    # the passer sees its choice; the receiver (seat 1), the others and spectators do not
+    assert redact_event(passed, 0, match_ended=False)["cards"] == list(chosen)
+    for viewer in (1, 2, 3, None):
+        assert redact_event(passed, viewer, match_ended=False)["cards"] == [None] * 3
+        assert view_for(state, viewer).to_json()["pass"] is None
+    assert view_for(state, 0).to_json()["pass"] == {
+        "cards": list(chosen),
+        "to": 1,
+        "received": None,
+        "from": None,
+    }
+    assert view_for(state, 1).passes_chosen == (True, False, False, False)
+    assert redact_event(passed, 1, match_ended=True)["cards"] == list(chosen)
+
+
+def test_when_all_have_chosen_each_set_goes_to_its_receiver():
+    state = _passing()
+    before = state.hands
+    chosen = {}
+    for seat in range(4):
+        chosen[seat] = state.hands[seat][:3]
+        state, events = act(state, seat, PassCards(chosen[seat]))
+    exchanged = next(e for e in events if isinstance(e, PassesExchanged))
+    assert exchanged.passes == tuple(chosen[s] for s in range(4))
+    assert state.phase is Phase.PLAYING
+    for seat in range(4):
+        giver = (seat - 1) % 4
+        assert set(chosen[giver]) <= set(state.hands[seat])
+        assert not set(chosen[seat]) & set(state.hands[seat])
+        assert len(state.hands[seat]) == 13 and set(before[seat]) - set(chosen[seat]) <= set(
+            state.hands[seat]
+        )
+        view = view_for(state, seat).to_json()
+        assert view["pass"] == {
+            "cards": list(chosen[seat]),
+            "to": (seat + 1) % 4,
+            "received": list(chosen[giver]),
+            "from": giver,
+        }
+        shown = redact_event(exchanged, seat, match_ended=False)["passes"]
+        for other in range(4):
+            expected = list(chosen[other]) if other in (seat, giver) else [None] * 3
+            assert shown[other] == expected
+    assert redact_event(exchanged, None, match_ended=False)["passes"] == [[None] * 3] * 4
+    holder = next(s for s in range(4) if "2C" in state.hands[s])
+    assert state.to_act == holder
+
+
+@pytest.mark.parametrize(
+    ("direction", "players", "receiver"),
+    [("left", 4, 1), ("right", 4, 3), ("across", 4, 2), ("left", 3, 1), ("right", 5, 4)],
+)
+def test_pass_directions(direction, players, receiver):
+    rules = Rules.from_preset("hearts", passing="rotate")
+    state = _passing(direction, rules, players)
+    state, events = act(state, 0, PassCards(state.hands[0][:3]))
+    assert events[0].to == receiver
+
+
+def test_a_hold_deal_has_no_passing():
+    state = _passing("hold")
+    assert state.phase is Phase.PLAYING
