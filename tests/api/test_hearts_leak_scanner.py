@@ -18,15 +18,15 @@ view):
   in that COM's hand, and the human's views list exactly those (``seen``, followed here
   from the events) until they are played again; every other reader's views list none.
 
-Every version a match passes through is checked, COM moves included: the past-state
-endpoint is read at each new version by every reader.
+The reading and checking is :class:`tests.api.leak.Scanner`'s. Every version a match
+passes through is checked, COM moves included: the past-state endpoint is read at each
+new version by every reader.
 
 ``HEARTS_LEAK_MATCHES`` sets how many matches (default 6).
 """
 
 from __future__ import annotations
 
-import json
 import os
 import random
 from collections import Counter
@@ -39,7 +39,7 @@ from hearts.state import State
 from matches.models import Match
 from matches.store import load_events, to_event
 from tests.api.conftest import client_for
-from tests.golf.invariants import cards_in
+from tests.api.leak import Scanner
 
 HEARTS = get_game("hearts")
 MATCHES = int(os.environ.get("HEARTS_LEAK_MATCHES", "6"))
@@ -101,10 +101,6 @@ class History:
         assert state is not None
         return public_cards(state, seat) + Counter(c for _, c in self.seen_by(version, seat))
 
-    def allowed_around(self, version: int, seat: int | None) -> Counter[str]:
-        after = self.allowed(version, seat)
-        return after if version == 1 else after | self.allowed(version - 1, seat)
-
     def undone_com_cards(self) -> int:
         return sum(len(seen) for seen in self.seen)
 
@@ -112,82 +108,6 @@ class History:
         """Undo never un-sees, and shows nothing more."""
         marks = {(m["seat"], m["card"]) for m in view.get("seen", [])}
         assert marks == self.seen_by(version, seat), where
-
-
-def assert_hides(data, allowed: Counter[str], where: str) -> None:
-    """One deck: a card a reader may see may appear many times (its hand, its legal
-    actions), one it may not must appear nowhere."""
-    leaked = set(cards_in(data)) - set(allowed)
-    assert not leaked, f"{where} shows {sorted(leaked)}"
-
-
-class Scanner:
-    def __init__(self, match_id: str, readers: dict[str, tuple[object, int | None]]) -> None:
-        self.id = match_id
-        self.readers = readers
-        self.history = History(match_id)
-        self.checked_version = 0
-        self.checked_events: dict[tuple[str, str], list] = {}
-
-    def scan(self) -> None:
-        state = self.history.update()
-        for name, (client, seat) in self.readers.items():
-            self.scan_reader(name, client, seat, state)
-            for v in range(self.checked_version + 1, state.version + 1):
-                past = client.get(f"/api/matches/{self.id}/states/{v}")
-                assert past.status_code == 200, past.content
-                if not state.ended:
-                    self.history.assert_seen(past.json(), v, seat, f"{name}: state {v}")
-                    assert_hides(past.json(), self.history.allowed(v, seat), f"{name}: state {v}")
-        self.checked_version = state.version
-
-    def scan_reader(self, name: str, client, seat: int | None, state: State) -> None:
-        base = f"/api/matches/{self.id}"
-        responses = {
-            "match": client.get(base),
-            "list": client.get("/api/matches", {"mine": "true" if seat is not None else "false"}),
-            "events": client.get(f"{base}/events", {"limit": 500}),
-            "export": client.get(f"{base}/export"),
-            "stream": client.get(f"{base}/stream", HTTP_ACCEPT="application/x-ndjson"),
-            "hint": client.get(f"{base}/hint"),
-            "audit": client.get(f"{base}/audit"),
-        }
-        for what in ("match", "list", "events", "export", "stream"):
-            assert responses[what].status_code == 200, (what, responses[what].content)
-        if seat is None:
-            assert responses["hint"].status_code == 403
-        if state.ended:
-            assert responses["audit"].status_code == 200
-            return
-        assert responses["audit"].status_code == 409
-        bodies = {
-            what: b"".join(r.streaming_content) if r.streaming else r.content
-            for what, r in responses.items()
-        }
-        seed = state.seed.hex().encode()
-        for what, body in bodies.items():
-            assert seed not in body, f"{name}: {what} shows the seed"
-        allowed = self.history.allowed(state.version, seat)
-        detail = json.loads(bodies["match"])
-        assert detail["seed"] is None and detail["version"] == state.version
-        self.history.assert_seen(detail["view"], state.version, seat, f"{name}: match")
-        assert_hides(detail, allowed, f"{name}: match")
-        assert_hides(json.loads(bodies["list"]), Counter(), f"{name}: match list")
-        if responses["hint"].status_code == 200:
-            assert_hides(json.loads(bodies["hint"]), allowed, f"{name}: hint")
-        logs = {
-            "events": json.loads(bodies["events"])["events"],
-            "export": [json.loads(line) for line in bodies["export"].splitlines()],
-            "stream": [json.loads(line) for line in bodies["stream"].splitlines() if line],
-        }
-        for what, log in logs.items():
-            assert len(log) == state.version, what
-            checked = self.checked_events.setdefault((name, what), [])
-            assert log[: len(checked)] == checked, f"{name}: {what} changed its past"
-            for event in log[len(checked) :]:
-                where = f"{name}: {what} {event['seq']} ({event['type']})"
-                assert_hides(event, self.history.allowed_around(event["seq"], seat), where)
-            checked[:] = log
 
 
 def random_match(number: int, rng: random.Random, users):
@@ -231,7 +151,7 @@ def test_no_hearts_response_shows_a_card_its_reader_may_not_see(
         for i in range(4)
     ]
     match_id, readers, undo_match = random_match(number, rng, users)
-    scanner = Scanner(match_id, readers)
+    scanner = Scanner(match_id, readers, History(match_id), counted=False)  # one deck
     scanner.scan()
     players = {name: reader for name, reader in readers.items() if reader[1] is not None}
     actions = undos = 0

@@ -15,8 +15,10 @@ reader may see at that point:
   :class:`~tests.golf.invariants.Sight` follows them card by card from the events
   (never fewer, never more); every other reader's views show none.
 
-Every version a match passes through is checked, COM moves included: the past-state
-endpoint is read at each new version by every reader.
+The reading and checking is :class:`tests.api.leak.Scanner`'s, shared by every game's
+scanner; this file says what a Golf reader may see. Every version a match passes through
+is checked, COM moves included: the past-state endpoint is read at each new version by
+every reader.
 
 Every fourth match (and some others) has one human, every other seat a COM, and undo on;
 its human undoes half the times it may (nearly always until it has seen a COM's card), and
@@ -27,7 +29,6 @@ the match must have undone turns that showed it a COM's face-down card.
 
 from __future__ import annotations
 
-import json
 import os
 import random
 from collections import Counter
@@ -40,7 +41,8 @@ from golf.game import GOLF
 from matches.models import Match
 from matches.store import load_events, to_event
 from tests.api.conftest import client_for
-from tests.golf.invariants import Location, Sight, cards_in, public_cards, view_marks
+from tests.api.leak import Scanner
+from tests.golf.invariants import Location, Sight, public_cards, view_marks
 
 MATCHES = int(os.environ.get("GOLF_LEAK_MATCHES", "8"))
 # What a COM plays changes what there is to read, not who may read it. "hard" runs
@@ -80,10 +82,6 @@ class History:
         assert state is not None
         return public_cards(state, seat) + Counter(self.seen(version, seat).values())
 
-    def allowed_around(self, version: int, seat: int | None) -> Counter[str]:
-        after = self.allowed(version, seat)
-        return after if version == 1 else after | self.allowed(version - 1, seat)
-
     def com_cards_seen(self) -> int:
         """How many times a version had a COM's face-down card seen by the human."""
         if self.sight is None:
@@ -95,83 +93,6 @@ class History:
         """Undo never un-sees, and shows nothing more: the view's seen cards are exactly
         those the reader knows."""
         assert view_marks(view) == self.seen(version, seat), where
-
-
-def assert_hides(data, allowed: Counter[str], where: str) -> None:
-    leaked = cards_in(data) - allowed
-    assert not leaked, f"{where} shows {dict(leaked)}"
-
-
-class Scanner:
-    def __init__(self, match_id: str, readers: dict[str, tuple[object, int | None]]) -> None:
-        self.id = match_id
-        self.readers = readers
-        self.history = History(match_id)
-        self.checked_version = 0
-        self.checked_events: dict[tuple[str, str], list] = {}
-
-    def scan(self) -> None:
-        state = self.history.update()
-        version = state.version
-        for name, (client, seat) in self.readers.items():
-            self.scan_reader(name, client, seat, state)
-            for v in range(self.checked_version + 1, version + 1):
-                past = client.get(f"/api/matches/{self.id}/states/{v}")
-                assert past.status_code == 200, past.content
-                self.history.assert_seen(past.json(), v, seat, f"{name}: state {v}")
-                if not state.ended:
-                    assert_hides(past.json(), self.history.allowed(v, seat), f"{name}: state {v}")
-        self.checked_version = version
-
-    def scan_reader(self, name: str, client, seat: int | None, state: State) -> None:
-        base = f"/api/matches/{self.id}"
-        responses = {
-            "match": client.get(base),
-            "list": client.get("/api/matches", {"mine": "true" if seat is not None else "false"}),
-            "events": client.get(f"{base}/events", {"limit": 500}),
-            "export": client.get(f"{base}/export"),
-            "stream": client.get(f"{base}/stream", HTTP_ACCEPT="application/x-ndjson"),
-            "hint": client.get(f"{base}/hint"),
-            "audit": client.get(f"{base}/audit"),
-        }
-        for what in ("match", "list", "events", "export", "stream"):
-            assert responses[what].status_code == 200, (what, responses[what].content)
-        if seat is None:
-            assert responses["hint"].status_code == 403
-        if state.ended:
-            assert responses["audit"].status_code == 200
-            return
-        assert responses["audit"].status_code == 409
-        bodies = {
-            what: b"".join(r.streaming_content) if r.streaming else r.content
-            for what, r in responses.items()
-        }
-        seed = state.seed.hex().encode()
-        for what, body in bodies.items():
-            assert seed not in body, f"{name}: {what} shows the seed"
-        detail = json.loads(bodies["match"])
-        assert detail["seed"] is None and detail["version"] == state.version
-        self.history.assert_seen(detail["view"], state.version, seat, f"{name}: match")
-        assert_hides(detail, self.history.allowed(state.version, seat), f"{name}: match")
-        assert_hides(json.loads(bodies["list"]), Counter(), f"{name}: match list")
-        if responses["hint"].status_code == 200:
-            assert_hides(
-                json.loads(bodies["hint"]), self.history.allowed(state.version, seat), "hint"
-            )
-        logs = {
-            "events": json.loads(bodies["events"])["events"],
-            "export": [json.loads(line) for line in bodies["export"].splitlines()],
-            "stream": [json.loads(line) for line in bodies["stream"].splitlines() if line],
-        }
-        for what, log in logs.items():
-            assert len(log) == state.version, what
-            # events already checked must read the same; the new ones are checked here
-            checked = self.checked_events.setdefault((name, what), [])
-            assert log[: len(checked)] == checked, f"{name}: {what} changed its past"
-            for event in log[len(checked) :]:
-                where = f"{name}: {what} {event['seq']} ({event['type']})"
-                assert_hides(event, self.history.allowed_around(event["seq"], seat), where)
-            checked[:] = log
 
 
 def random_match(
@@ -215,7 +136,7 @@ def test_no_response_shows_a_card_its_reader_may_not_see(number, django_user_mod
         for i in range(4)
     ]
     match_id, readers = random_match(number, rng, users)
-    scanner = Scanner(match_id, readers)
+    scanner = Scanner(match_id, readers, History(match_id), counted=True)  # two decks
     scanner.scan()
     players = {name: reader for name, reader in readers.items() if reader[1] is not None}
     actions = undos = 0
