@@ -16,7 +16,9 @@ from typing import Any
 from games import DEFAULT_GAME, all_games
 
 #: Fields of a match request that stand for a rules option of the same name.
-RULE_SHORTCUTS = frozenset({"holes", "undo"})
+RULE_SHORTCUTS = frozenset({"holes", "undo", "local"})
+#: Fields of a match request only some games have: the game's name for a platform field.
+GAME_ALIASES = {"hole_pause_seconds": "golf"}
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -51,6 +53,12 @@ def add_game_schemas(
     components["GameRules"] = _union([s.rules for s in shapes.values()])
     components["GameAction"] = _union([s.action for s in shapes.values()])
     components["GameView"] = _union([s.view for s in shapes.values()])
+    events = [s.event for s in shapes.values()]
+    components["GameEventData"] = (
+        {"anyOf": [_ref(name) for name in events]}
+        if all(events)
+        else {"type": "object", "description": "the event's data, as you may see it"}
+    )
     base = components.get("MatchCreate")
     if base is not None:
         variants = []
@@ -68,6 +76,9 @@ def add_game_schemas(
             options = {option.name for option in game.info.options}
             for shortcut in RULE_SHORTCUTS - options:  # a shortcut for an option it lacks
                 properties.pop(shortcut, None)
+            for alias, owner in GAME_ALIASES.items():
+                if owner != game.info.name:
+                    properties.pop(alias, None)
             overrides = f"{game.info.title.replace(' ', '')}RuleOverrides"
             components[overrides] = _overrides(components[shapes[game.info.name].rules])
             properties["rules"] = _ref(overrides)

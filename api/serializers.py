@@ -108,6 +108,11 @@ class GameViewField(serializers.DictField):
     pass
 
 
+@extend_schema_field({"$ref": "#/components/schemas/GameEventData"})
+class GameEventDataField(serializers.DictField):
+    pass
+
+
 class GameOptionSerializer(serializers.Serializer):
     name = serializers.CharField()
     doc = serializers.CharField(help_text="what the option does")
@@ -136,6 +141,18 @@ class GameSerializer(serializers.Serializer):
     options = GameOptionSerializer(many=True)
     com_levels = serializers.ListField(child=serializers.CharField(), help_text="weakest first")
     default_com_level = serializers.CharField()
+    com_level_aliases = serializers.DictField(
+        child=serializers.CharField(),
+        help_text="other names of levels, accepted wherever a level is named",
+    )
+    default_seats = serializers.DictField(
+        child=serializers.ListField(child=serializers.ChoiceField(choices=["me", "com"])),
+        help_text="by preset, the table a match request without seats gets",
+    )
+    pause_phases = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="phases that are a pause between rounds (round_pause_seconds bounds them)",
+    )
 
 
 class RulesetSerializer(serializers.Serializer):
@@ -192,6 +209,10 @@ class MatchDetailSerializer(MatchSummarySerializer):
     rules = GameRulesField()
     hints_enabled = serializers.BooleanField()
     turn_timeout = serializers.IntegerField(allow_null=True)
+    round_pause_seconds = serializers.IntegerField(
+        allow_null=True, help_text="how long the pause between rounds waits; null: no bound"
+    )
+    local = serializers.BooleanField(help_text="pass-and-play: the creator holds every human seat")
     seed_commitment = serializers.CharField(help_text="SHA-256 of the secret seed, from the start")
     seed = serializers.CharField(allow_null=True, help_text="revealed once the match has ended")
     winners = serializers.ListField(child=serializers.IntegerField())
@@ -218,8 +239,19 @@ class MatchCreateSerializer(StrictSerializer):
     holes = serializers.IntegerField(
         required=False, min_value=1, max_value=18, help_text="Golf: rules.holes"
     )
-    undo = serializers.BooleanField(required=False, help_text="Golf: rules.undo")
-    seats = SeatRequestSerializer(many=True, min_length=1, max_length=16)
+    undo = serializers.BooleanField(required=False, help_text="rules.undo")
+    local = serializers.BooleanField(
+        required=False,
+        help_text="rules.local (Golf): pass-and-play, every human seat is 'me', on one device",
+    )
+    seats = SeatRequestSerializer(
+        many=True,
+        min_length=1,
+        max_length=16,
+        required=False,
+        help_text="the table; the preset's default table when absent (GET /api/games: "
+        "default_seats)",
+    )
     hints = serializers.BooleanField(default=True)
     spectate = serializers.BooleanField(
         default=False,
@@ -231,6 +263,21 @@ class MatchCreateSerializer(StrictSerializer):
         min_value=10,
         max_value=30 * 24 * 3600,
         help_text="seconds a human may take for a turn before the server moves for them",
+    )
+    round_pause_seconds = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        max_value=24 * 3600,
+        help_text="seconds the pause after a round (Golf: after a hole, phase hole_over) waits "
+        "for every human's 'next' before the server sends it; absent or null: it waits",
+    )
+    hole_pause_seconds = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        max_value=24 * 3600,
+        help_text="Golf's name for round_pause_seconds",
     )
 
 
@@ -253,7 +300,9 @@ class EventSerializer(serializers.Serializer):
         allow_null=True, help_text="the seat whose move it records; null for the system"
     )
     created_at = serializers.DateTimeField()
-    data = serializers.DictField(help_text="the event's data as you may see it")
+    data = GameEventDataField(
+        help_text="the event's data as you may see it: its game's <Title>Event_<type>"
+    )
 
 
 class ActResultSerializer(serializers.Serializer):

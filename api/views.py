@@ -268,6 +268,9 @@ def game_json(game: Game) -> dict[str, Any]:
         "options": options_json(game, info.default_preset),
         "com_levels": list(info.com_levels),
         "default_com_level": info.default_com_level,
+        "com_level_aliases": dict(info.com_level_aliases),
+        "default_seats": {preset: list(kinds) for preset, kinds in info.default_seats.items()},
+        "pause_phases": list(info.pause_phases),
     }
 
 
@@ -342,6 +345,8 @@ def detail_json(match: Match, user: Any, view: dict[str, Any] | None = None) -> 
         "rules": match.rules,
         "hints_enabled": match.hints_enabled,
         "turn_timeout": match.turn_timeout,
+        "round_pause_seconds": match.round_pause_seconds,
+        "local": match.local,
         "seed_commitment": match.seed_commitment,
         "seed": _revealed_seed(match) if match.ended else None,
         "winners": match.winners,
@@ -456,14 +461,20 @@ class MatchListView(APIView):
                 )
             if shortcut in v:
                 overrides[shortcut] = v[shortcut]
+        if "round_pause_seconds" in v and "hole_pause_seconds" in v:
+            raise invalid_field(
+                "hole_pause_seconds", "hole_pause_seconds is Golf's round_pause_seconds", "once"
+            )
+        pause = v.get("round_pause_seconds", v.get("hole_pause_seconds"))
         match = services.match_create(
             creator=request.user,
             game=v["game"],
             preset=v.get("preset"),
             rules=overrides,
-            seats=v["seats"],
+            seats=v.get("seats"),
             hints=v["hints"],
             turn_timeout=v.get("turn_timeout"),
+            round_pause_seconds=pause,
             spectate=v["spectate"],
         )
         match = selectors.get_match(match.id)

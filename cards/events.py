@@ -19,6 +19,13 @@ version goes up and an *upcaster* turns the previous version's payload into the 
 {'seat': 1, 'cards': ['AS', 'KD']}
 >>> codec.from_payload("played", 1, {"seat": 0, "card": "TS"})
 Played(seat=0, cards=('TS',))
+
+For the API's documentation, the payloads' JSON Schemas, each field described once:
+
+>>> fields_ = {"seat": {"type": "integer"}, "cards": {"type": "array"}}
+>>> schemas = codec.payload_schemas("Toy_", fields_)
+>>> schemas["Toy_played"]["required"]
+['cards', 'seat']
 """
 
 from __future__ import annotations
@@ -94,6 +101,32 @@ class EventCodec:
             return cls(**kwargs)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise MalformedEventError(f"bad {name!r} payload: {exc}") from exc
+
+    def payload_schemas(
+        self,
+        prefix: str,
+        field_schemas: Mapping[str, Mapping[str, Any]],
+        extra: Mapping[str, Mapping[str, Mapping[str, Any]]] = {},
+    ) -> dict[str, dict[str, Any]]:
+        """JSON Schemas of every type's payload (OpenAPI 3.0 flavour), by component name
+        ``<prefix><name>``: an object of the type's fields, each described by
+        ``field_schemas[field name]`` (a game names its fields consistently: ``seat`` is a
+        seat in every event), plus ``extra[name]``, fields its redaction adds. Every field
+        is required; a field a reader may not see is redacted to ``null`` or to a list of
+        ``null``, which the field's schema must allow.
+        """
+        result: dict[str, dict[str, Any]] = {}
+        for name, cls in sorted(self.types.items()):
+            props = {f.name: dict(field_schemas[f.name]) for f in fields(cls)}  # type: ignore[arg-type]
+            props.update({k: dict(v) for k, v in extra.get(name, {}).items()})
+            result[prefix + name] = {
+                "type": "object",
+                "description": (cls.__doc__ or name).strip().split("\n\n")[0],
+                "properties": props,
+                "required": sorted(props),
+                "additionalProperties": False,
+            }
+        return result
 
 
 def _to_plain(value: Any) -> Any:

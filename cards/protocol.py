@@ -56,6 +56,13 @@ class GameInfo:
     options: Sequence[Option]
     com_levels: Sequence[str]  # weakest first
     default_com_level: str
+    # other names of COM levels, accepted wherever a level is named ({"medium": "normal"})
+    com_level_aliases: Mapping[str, str] = field(default_factory=dict)
+    # a preset's table when a request names no seats: "me" (the requester), "com"
+    default_seats: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    # phases that are a pause between rounds: the seats to act only say they are ready
+    # (a match may bound how long the platform waits for them)
+    pause_phases: Sequence[str] = ()
 
 
 @dataclass(frozen=True)
@@ -82,6 +89,8 @@ class Schemas:
     view: str
     # examples for the docs: "actions" [(title, action)], "view", "act_result", "events", "hint"
     examples: Mapping[str, Any] = field(default_factory=dict)
+    # the data of an event as a reader may see it: a union of "<event>_<type>" components
+    event: str | None = None
 
 
 @dataclass

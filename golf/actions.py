@@ -2,7 +2,7 @@
 
 JSON form: ``{"type": "swap", "position": 4}`` and so on, with types ``reveal``,
 ``draw``, ``take_discard``, ``swap``, ``discard`` (optional ``flip``: a position to turn
-face up) and ``undo``.
+face up), ``undo`` and ``next`` (ready for the next hole, in the pause after a hole).
 
 >>> action_from_json({"type": "discard", "flip": 3})
 DiscardDrawn(flip=3)
@@ -83,9 +83,20 @@ class Undo:
         return {"type": self.type}
 
 
-Action: TypeAlias = RevealCard | DrawFromStock | TakeDiscard | SwapCard | DiscardDrawn | Undo
+@dataclass(frozen=True, slots=True)
+class Next:
+    """Ready for the next hole: acknowledge the scored hole (phase ``hole_over``)."""
+
+    type: ClassVar[str] = "next"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type}
+
+
+Action: TypeAlias = RevealCard | DrawFromStock | TakeDiscard | SwapCard | DiscardDrawn | Undo | Next
 ACTION_TYPES: dict[str, type[Action]] = {
-    cls.type: cls for cls in (RevealCard, DrawFromStock, TakeDiscard, SwapCard, DiscardDrawn, Undo)
+    cls.type: cls
+    for cls in (RevealCard, DrawFromStock, TakeDiscard, SwapCard, DiscardDrawn, Undo, Next)
 }
 
 
@@ -123,4 +134,6 @@ def action_from_json(data: object) -> Action:
         return DrawFromStock()
     if kind == "take_discard":
         return TakeDiscard()
+    if kind == "next":
+        return Next()
     return Undo()

@@ -3,6 +3,8 @@
     python -m golf.arena --preset six-card --players 2 --holes 2000 \\
         --seats hard,normal --seed 1 [--jobs 2] [--set NAME=VALUE] [--json]
 
+(``--seats`` takes the levels ``random``, ``easy``, ``normal`` (or ``medium``) and ``hard``.)
+
 Each hole is a one-hole match dealt from a seed derived from ``--seed`` and the hole
 number. The levels rotate round the seats hole by hole, so each level starts equally
 often. Prints, for each entry of ``--seats``: mean points per hole with a 95% confidence
@@ -25,7 +27,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from golf.com.policies import POLICIES
+from golf.com.policies import LEVEL_ALIASES, POLICIES, resolve_level
 from golf.decide import decide, start_match
 from golf.errors import EngineError
 from golf.events import HoleScored
@@ -68,7 +70,7 @@ def play_hole(rules: Rules, entries: Sequence[str], seed: int, hole: int, tally:
         level = entries[entry_at[seat]]
         view = view_for(state, seat)
         started = time.perf_counter()
-        action = POLICIES[level](view, rules, random.Random(rng.getrandbits(64)))
+        action = POLICIES[resolve_level(level)](view, rules, random.Random(rng.getrandbits(64)))
         tally.times.setdefault(level, []).append(time.perf_counter() - started)
         for event in decide(state, seat, action):
             state = evolve(state, event)
@@ -196,10 +198,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     entries = [s.strip() for s in args.seats.split(",")]
-    unknown = [e for e in entries if e not in POLICIES]
+    unknown = [e for e in entries if e not in POLICIES and e not in LEVEL_ALIASES]
     if unknown:
-        print(f"error: unknown level {unknown[0]!r}; one of {sorted(POLICIES)}", file=sys.stderr)
+        known = sorted([*POLICIES, *LEVEL_ALIASES])
+        print(f"error: unknown level {unknown[0]!r}; one of {known}", file=sys.stderr)
         return 2
+    entries = [resolve_level(e) for e in entries]
     if len(entries) == 1:
         entries = entries * args.players
     if len(entries) != args.players:

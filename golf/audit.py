@@ -1,13 +1,13 @@
 """Checking a stored log against the rules: every event must be one the rules produce.
 
-A log holds two kinds of events. An action's own event (a flip, a draw, a swap, a
-discard, an undo) records what a seat did: it is checked by taking the action back out
-of it and asking :func:`~golf.decide.decide` what that action gives in the state
-before it, which must be exactly the stored event (the cards in it are where the state
-says). Every other event is derived (a deal, a reshuffle, the start of the final turns,
-a hole's scores and totals, the end of the match with its winners): it is recomputed
-from the state and must be exactly what is stored. ``match_started`` must reproduce the
-match's first deal from its own seed, and an abort must reveal that seed.
+A log holds two kinds of events. An action's own event (a flip, a draw, a swap, a discard,
+an undo, a human's ``next`` after a hole) records what a seat did: it is checked by taking
+the action back out of it and asking :func:`~golf.decide.decide` what that action gives in
+the state before it, which must be exactly the stored event (the cards in it are where the
+state says). Every other event is derived (a deal, a reshuffle, the start of the final
+turns, a hole's scores and totals, the end of the match with its winners): it is
+recomputed from the state and must be exactly what is stored. ``match_started`` must
+reproduce the match's first deal from its own seed, and an abort must reveal that seed.
 
 So a log that passes has every score, total, winner, reason, deal and reshuffle as the
 rules and the seed make them, whoever wrote it.
@@ -22,6 +22,7 @@ from golf.actions import (
     Action,
     DiscardDrawn,
     DrawFromStock,
+    Next,
     RevealCard,
     SwapCard,
     TakeDiscard,
@@ -35,6 +36,7 @@ from golf.events import (
     CardRevealed,
     CardSwapped,
     Event,
+    HoleAcknowledged,
     HoleDealt,
     MatchAborted,
     MatchStarted,
@@ -56,6 +58,8 @@ def action_of(event: Event) -> tuple[int, Action] | None:
         return event.seat, DiscardDrawn(event.flip_position)
     if isinstance(event, Undone):
         return event.seat, Undo()
+    if isinstance(event, HoleAcknowledged):
+        return event.seat, Next()
     return None
 
 

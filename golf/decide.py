@@ -17,6 +17,7 @@ from golf.actions import (
     Action,
     DiscardDrawn,
     DrawFromStock,
+    Next,
     RevealCard,
     SwapCard,
     TakeDiscard,
@@ -30,6 +31,7 @@ from golf.events import (
     CardSwapped,
     Event,
     FinalTurnsBegan,
+    HoleAcknowledged,
     HoleDealt,
     HoleScored,
     MatchAborted,
@@ -53,8 +55,13 @@ def start_match(rules: Rules, players: int | Sequence[str], seed: bytes) -> list
     if any(kind not in (HUMAN, COM) for kind in kinds):
         raise errors.RulesError("players", "each seat is 'human' or 'com'")
     rules.validate_for(len(kinds))
-    if rules.undo and kinds.count(HUMAN) != 1:
-        raise errors.RulesError("undo", "undo needs exactly one human seat, every other a COM")
+    humans = kinds.count(HUMAN)
+    if rules.undo and rules.local and humans < 1:
+        raise errors.RulesError("undo", "undo needs a human seat")
+    if rules.undo and not rules.local and humans != 1:
+        raise errors.RulesError(
+            "undo", "undo needs exactly one human seat, every other a COM, or a local match"
+        )
     if not isinstance(seed, bytes) or len(seed) < 16:
         raise errors.RulesError("seed", "must be at least 16 bytes")
     started = MatchStarted(rules, kinds, seed.hex(), commitment_of(seed))
@@ -87,6 +94,8 @@ def _next_automatic(s: State) -> Event | None:
         grids, discard, stock = deal_cards(s.seed, hole, s.rules, s.seats, dealer)
         return HoleDealt(hole, dealer, grids, discard, stock)
     if s.phase is Phase.HOLE_OVER:
+        if s.hole_scored:
+            return None  # the pause: the humans' ``next`` deals the next hole
         return _score(s, s.end_reason or "grid_complete")
     if s.phase is Phase.DRAW:
         if s.finisher is None and s.rules.final_turns is FinalTurns.OTHERS_ONCE:
@@ -112,7 +121,27 @@ def _score(s: State, reason: str) -> HoleScored:
 
 # --- legality -------------------------------------------------------------------------------
 def can_undo(state: State, seat: Seat) -> bool:
-    return state.undo_point is not None and state.undo_depth > 0 and seat == state.undo_seat
+    """``seat`` may take back the last swap or discard (and the COM turns after it) until
+    the seat that made it draws again. Elsewhere only that seat, the lone human among COMs,
+    may; in a ``local`` match (one device) any human seat may, for the human who moved
+    last, until the next human acts: the device has not been passed on yet."""
+    point = state.undo_point
+    if point is None or state.undo_depth <= 0 or point.to_act not in state.undo_seats:
+        return False
+    if state.rules.local:
+        return seat in state.undo_seats
+    return seat == point.to_act
+
+
+def undoer(state: State) -> Seat:
+    """The seat whose turn an undo takes back (the one that drew at the undo point)."""
+    assert state.undo_point is not None and state.undo_point.to_act is not None
+    return state.undo_point.to_act
+
+
+def awaits_next(state: State, seat: Seat) -> bool:
+    """The pause after a hole waits for ``seat``'s ``next``."""
+    return state.phase is Phase.HOLE_OVER and seat in state.awaiting_next
 
 
 def legal_actions(state: State, seat: Seat) -> list[Action]:
@@ -122,8 +151,12 @@ def legal_actions(state: State, seat: Seat) -> list[Action]:
         return actions
     up = state.face_up[seat] if state.face_up else ()
     face_down = [p for p, is_up in enumerate(up) if not is_up]
-    if state.phase is Phase.FLIPS and state.flips_left[seat] > 0:
-        actions.extend(RevealCard(p) for p in face_down)
+    if state.phase is Phase.HOLE_OVER:
+        if awaits_next(state, seat):
+            actions.append(Next())
+    elif state.phase is Phase.FLIPS and state.flips_left[seat] > 0:
+        if state.flipper in (None, seat):
+            actions.extend(RevealCard(p) for p in face_down)
     elif state.to_act == seat and state.phase is Phase.DRAW:
         actions.append(DrawFromStock())
         if state.discard:
@@ -156,7 +189,9 @@ def decide(state: State, seat: Seat, action: Action) -> list[Event]:
                 if state.rules.undo
                 else "undo is off in this match"
             )
-        events: list[Event] = [Undone(seat, state.undo_depth)]
+        events: list[Event] = [Undone(undoer(state), state.undo_depth)]
+    elif isinstance(action, Next):
+        events = [_acknowledge(state, seat)]
     elif isinstance(action, RevealCard):
         events = [_reveal(state, seat, action)]
     else:
@@ -176,11 +211,26 @@ def _check_position(state: State, position: int) -> None:
         )
 
 
+def _acknowledge(state: State, seat: Seat) -> Event:
+    if state.phase is not Phase.HOLE_OVER or not state.hole_scored:
+        raise errors.WrongPhaseError("'next' answers the pause after a scored hole")
+    if not awaits_next(state, seat):
+        if state.players[seat] != HUMAN:
+            raise errors.NotYourTurnError("a COM seat is always ready for the next hole")
+        raise errors.AlreadyAcknowledgedError("you are ready: the others have yet to say so")
+    return HoleAcknowledged(state.hole, seat)
+
+
 def _reveal(state: State, seat: Seat, action: RevealCard) -> Event:
     if state.phase is not Phase.FLIPS:
         raise errors.WrongPhaseError("cards are revealed only in the initial flips")
     if state.flips_left[seat] <= 0:
         raise errors.NoFlipsLeftError("you have made all your initial flips")
+    flipper = state.flipper
+    if flipper is not None and flipper != seat:
+        raise errors.NotYourTurnError(
+            f"the initial flips go one seat after another: it is seat {flipper}'s turn to flip"
+        )
     _check_position(state, action.position)
     if state.face_up[seat][action.position]:
         raise errors.CardAlreadyFaceUpError(f"the card at position {action.position} is face up")
@@ -190,6 +240,8 @@ def _reveal(state: State, seat: Seat, action: RevealCard) -> Event:
 def _turn_action(state: State, seat: Seat, action: Action) -> Event:
     if state.phase is Phase.FLIPS:
         raise errors.WrongPhaseError("every seat must make its initial flips first")
+    if state.phase is Phase.HOLE_OVER:
+        raise errors.WrongPhaseError("the hole is over: 'next' goes on to the next hole")
     if state.phase not in (Phase.DRAW, Phase.PLACE) or state.to_act != seat:
         raise errors.NotYourTurnError(
             f"it is seat {state.to_act}'s turn" if state.to_act is not None else "no turn now"

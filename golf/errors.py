@@ -66,3 +66,7 @@ class FlipNotAllowedError(IllegalActionError):
 
 class UndoNotAvailableError(IllegalActionError):
     code = "undo_not_available"
+
+
+class AlreadyAcknowledgedError(IllegalActionError):
+    code = "already_acknowledged"

@@ -128,6 +128,17 @@ class HoleScored:
 
 
 @dataclass(frozen=True, slots=True)
+class HoleAcknowledged:
+    """In the pause after hole ``hole`` was scored, human ``seat`` asked for the next hole
+    (the action ``next``)."""
+
+    hole: int
+    seat: Seat
+    name: ClassVar[str] = "hole_acknowledged"
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
 class MatchFinished:
     """The last hole was scored. The seed is revealed so anyone can verify the deals."""
 
@@ -169,6 +180,7 @@ Event: TypeAlias = (
     | StockReshuffled
     | FinalTurnsBegan
     | HoleScored
+    | HoleAcknowledged
     | MatchFinished
     | MatchAborted
     | Undone
@@ -185,6 +197,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         StockReshuffled,
         FinalTurnsBegan,
         HoleScored,
+        HoleAcknowledged,
         MatchFinished,
         MatchAborted,
         Undone,

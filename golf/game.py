@@ -11,12 +11,20 @@ from cards.protocol import GameInfo, LogAudit, Option, Schemas, Summary
 from cards.shuffle import commitment_of
 from golf import actions, events, schemas, snapshot, state, views
 from golf.audit import audit_log
-from golf.com import LEVELS, choose_action
+from golf.com import LEVEL_ALIASES, LEVELS, choose_action
 from golf.com.hint import hint
 from golf.decide import abort_match, decide, legal_actions, start_match
 from golf.errors import RulesError
 from golf.hidden import resample_hidden
-from golf.rules import FIELD_NAMES, MAX_PLAYERS, MIN_PLAYERS, OPTION_DOCS, PRESETS, Rules
+from golf.rules import (
+    DEFAULT_SEATS,
+    FIELD_NAMES,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    OPTION_DOCS,
+    PRESETS,
+    Rules,
+)
 
 _STATUS = {state.Phase.FINISHED: "finished", state.Phase.ABORTED: "aborted"}
 
@@ -43,6 +51,10 @@ class Golf:
         ),
         com_levels=tuple(LEVELS),
         default_com_level="normal",
+        com_level_aliases=dict(LEVEL_ALIASES),
+        # one human and two COMs on a 3x3 grid (as Flick Nines plays), else one COM
+        default_seats=dict(DEFAULT_SEATS),
+        pause_phases=(state.Phase.HOLE_OVER.value,),
     )
 
     # --- rules ------------------------------------------------------------------------
@@ -69,6 +81,7 @@ class Golf:
             rules="GolfRules",
             action="GolfAction",
             view="GolfView",
+            event="GolfEvent",
             examples=schemas.EXAMPLES,
         )
 

@@ -12,17 +12,17 @@ def resample_hidden(state: State, seat: int | None, rng: random.Random) -> State
     """A state ``seat`` (``None``: a spectator) cannot tell apart from ``state``: every card
     it cannot see (face down, in the stock, drawn by another seat from the stock) permuted
     among their places, but for the cards it saw in undone turns, and the seed replaced."""
-    marked = seat is not None and seat == state.undo_seat
+    marks = set(state.seen_by(seat))
     hidden_slots = [
         (s, p)
         for s, ups in enumerate(state.face_up)
         for p, up in enumerate(ups)
-        if not up and not (marked and (s, p) in state.seen)
+        if not up and (s, p) not in marks
     ]
-    known = state.stock_seen if marked else 0
+    known = state.stock_seen_by(seat)
     pool = [state.grids[s][p] for s, p in hidden_slots] + list(state.stock[known:])
     hide_drawn = state.drawn is not None and state.drawn_from == STOCK and seat != state.to_act
-    hide_drawn = hide_drawn and not (marked and state.drawn_seen)
+    hide_drawn = hide_drawn and seat not in state.drawn_seen
     if hide_drawn and state.drawn is not None:
         pool.append(state.drawn)
     rng.shuffle(pool)

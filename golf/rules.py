@@ -52,6 +52,20 @@ class FlipOnDiscard(enum.Enum):
     OPTIONAL = "optional"
 
 
+class MatchBy(enum.Enum):
+    """What the cards of a line must share to match: their rank, or their point value."""
+
+    RANK = "rank"
+    VALUE = "value"
+
+
+class OpeningFlips(enum.Enum):
+    """The initial flips: all seats at once, or one seat after another from the dealer's left."""
+
+    SIMULTANEOUS = "simultaneous"
+    IN_TURN = "in_turn"
+
+
 AUTO = "auto"
 
 _BASE_VALUES: dict[str, int] = {
@@ -71,6 +85,8 @@ _BASE_VALUES: dict[str, int] = {
     "X": -2,
 }
 RANK_CHARS: tuple[str, ...] = tuple(_BASE_VALUES)
+#: What two cards must share to match (:meth:`Rules.match_key`): a rank character, or points.
+MatchKey: TypeAlias = str | int
 
 
 def default_values(jokers: bool) -> dict[str, int]:
@@ -86,6 +102,15 @@ def _value_table(jokers: bool, overrides: tuple[tuple[str, int], ...]) -> Mappin
     table = default_values(jokers)
     table.update(overrides)
     return MappingProxyType(table)
+
+
+@functools.lru_cache(maxsize=256)
+def _match_keys(
+    jokers: bool, overrides: tuple[tuple[str, int], ...], match_by: MatchBy
+) -> Mapping[str, MatchKey]:
+    if match_by is MatchBy.RANK:
+        return MappingProxyType({r: r for r in RANK_CHARS})
+    return _value_table(jokers, overrides)
 
 
 @functools.lru_cache(maxsize=64)
@@ -106,6 +131,10 @@ class Rules:
 
     ``values`` holds only the overrides of the default points table, as sorted
     ``(rank, points)`` pairs; :meth:`card_value` applies them.
+
+    ``pause_between_holes`` defaults to true here and in every preset, but a stored rules
+    object without it (a match started before the option existed) reads as false, so that
+    its log replays with the flow it was recorded with (see :meth:`from_json`).
     """
 
     preset: str = "six-card"
@@ -114,14 +143,18 @@ class Rules:
     jokers: bool = False
     values: tuple[tuple[str, int], ...] = ()
     lines: Lines = Lines.COLUMNS
+    match_by: MatchBy = MatchBy.RANK
     negative_pairs_keep_value: bool = False
     final_turns: FinalTurns = FinalTurns.OTHERS_ONCE
     discard_take_must_swap: bool = True
     flip_on_discard: FlipOnDiscard = FlipOnDiscard.NEVER
     initial_flips: int = 2
+    opening_flips: OpeningFlips = OpeningFlips.SIMULTANEOUS
     max_turns: int = 240
     holes: int = 9
     undo: bool = False
+    local: bool = False
+    pause_between_holes: bool = True
 
     # --- construction -----------------------------------------------------------------
     @classmethod
@@ -143,13 +176,16 @@ class Rules:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Rules:
-        """Parse and validate the JSON form. Missing fields take the preset's value."""
+        """Parse and validate the JSON form. Missing fields take the preset's value, except
+        the options added after matches were first stored (:data:`LEGACY_DEFAULTS`), which
+        take the behaviour those matches were played with. ``points`` (derived, written by
+        :meth:`to_json`) is ignored."""
         if not isinstance(data, Mapping):
             raise RulesError("rules", "must be an object")
         preset = data.get("preset", "six-card")
         if preset not in PRESETS:
             raise RulesError("preset", f"unknown preset {preset!r}; one of {sorted(PRESETS)}")
-        unknown = sorted(set(data) - set(FIELD_NAMES) - {"preset"})
+        unknown = sorted(set(data) - set(FIELD_NAMES) - {"preset", "points"})
         if unknown:
             raise RulesError(unknown[0], f"unknown rules option; options are {FIELD_NAMES}")
         base = PRESETS[preset]
@@ -157,6 +193,8 @@ class Rules:
         for name in FIELD_NAMES:
             if name in data:
                 kwargs[name] = _PARSERS[name](data[name])
+            elif name in LEGACY_DEFAULTS:
+                kwargs[name] = LEGACY_DEFAULTS[name]
             else:
                 kwargs[name] = getattr(base, name)
         rules = cls(**kwargs)
@@ -171,14 +209,19 @@ class Rules:
             "jokers": self.jokers,
             "values": dict(self.values),
             "lines": self.lines.value,
+            "match_by": self.match_by.value,
             "negative_pairs_keep_value": self.negative_pairs_keep_value,
             "final_turns": self.final_turns.value,
             "discard_take_must_swap": self.discard_take_must_swap,
             "flip_on_discard": self.flip_on_discard.value,
             "initial_flips": self.initial_flips,
+            "opening_flips": self.opening_flips.value,
             "max_turns": self.max_turns,
             "holes": self.holes,
             "undo": self.undo,
+            "local": self.local,
+            "pause_between_holes": self.pause_between_holes,
+            "points": self.points(),
         }
 
     def validate(self) -> None:
@@ -241,6 +284,22 @@ class Rules:
 
     def card_value(self, code: CardCode) -> int:
         return _value_table(self.jokers, self.values)[rank_of(code)]
+
+    def points(self) -> dict[str, int]:
+        """The whole points table of these rules by rank character, as in :meth:`to_json`
+        (``X``, the joker, only when jokers are in play)."""
+        table = self.value_table()
+        return {r: table[r] for r in RANK_CHARS if r != "X" or self.jokers}
+
+    def match_key(self, card: CardCode | str) -> MatchKey:
+        """What ``card`` (a card code, or a rank character) must share with the other cards
+        of a line for the line to match: its rank, or with ``match_by: value`` its points
+        (so 10, J and Q match, and a joker matches a -2 two)."""
+        return _match_keys(self.jokers, self.values, self.match_by)[card[0]]
+
+    def match_keys(self) -> Mapping[str, MatchKey]:
+        """:meth:`match_key` of every rank character, for loops that need it often."""
+        return _match_keys(self.jokers, self.values, self.match_by)
 
     def line_positions(self) -> tuple[tuple[Position, ...], ...]:
         """The position groups that score 0 when all their cards match."""
@@ -320,19 +379,35 @@ _PARSERS: dict[str, Any] = {
     "jokers": _parse_bool("jokers"),
     "values": _parse_values,
     "lines": _parse_enum("lines", Lines),
+    "match_by": _parse_enum("match_by", MatchBy),
     "negative_pairs_keep_value": _parse_bool("negative_pairs_keep_value"),
     "final_turns": _parse_enum("final_turns", FinalTurns),
     "discard_take_must_swap": _parse_bool("discard_take_must_swap"),
     "flip_on_discard": _parse_enum("flip_on_discard", FlipOnDiscard),
     "initial_flips": _parse_int("initial_flips"),
+    "opening_flips": _parse_enum("opening_flips", OpeningFlips),
     "max_turns": _parse_int("max_turns"),
     "holes": _parse_int("holes"),
     "undo": _parse_bool("undo"),
+    "local": _parse_bool("local"),
+    "pause_between_holes": _parse_bool("pause_between_holes"),
 }
 FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Rules) if f.name != "preset")
 assert set(_PARSERS) == set(FIELD_NAMES)
 
+#: Options stored rules may lack because they came later, with the value that reproduces how
+#: those matches were played (a preset's value would change an old match's flow).
+LEGACY_DEFAULTS: dict[str, Any] = {"pause_between_holes": False}
+
 _SIX = Rules()
+_NINE = replace(
+    _SIX,
+    preset="nine-card",
+    grid=(3, 3),
+    lines=Lines.ROWS_AND_COLUMNS,
+    final_turns=FinalTurns.NONE,
+    holes=6,
+)
 PRESETS: dict[str, Rules] = {
     "six-card": _SIX,
     "six-card-instant": replace(
@@ -342,14 +417,32 @@ PRESETS: dict[str, Rules] = {
         discard_take_must_swap=False,
     ),
     "six-card-jokers": replace(_SIX, preset="six-card-jokers", jokers=True),
-    "nine-card": replace(
+    "nine-card": _NINE,
+    # The products of the seeds (docs/golf.md quotes the sentence behind every choice).
+    # Flick Nines: nine-card golf against two COMs; three cards of the same value in a row or
+    # a column score 0 (10, J and Q alike, -2 and 0 too); play ends when any grid is face up.
+    "flick-nines": replace(_NINE, preset="flick-nines", match_by=MatchBy.VALUE),
+    # Vanikar's six-card golf: the players flip their two cards one after another from the
+    # dealer's left; one deck for 2-4 players, two for 5-6 (decks: auto), no jokers.
+    "vanikar-six": replace(_SIX, preset="vanikar-six", opening_flips=OpeningFlips.IN_TURN),
+    # Yorimichi's three modes: one 52-card deck (54 with the jokers) at every table. Its undo
+    # is ``undo: true`` on a table that allows it (docs/golf.md says why it is not preset).
+    "yorimichi-basic": replace(_SIX, preset="yorimichi-basic", decks=1),
+    "yorimichi-instant": replace(
         _SIX,
-        preset="nine-card",
-        grid=(3, 3),
-        lines=Lines.ROWS_AND_COLUMNS,
+        preset="yorimichi-instant",
+        decks=1,
         final_turns=FinalTurns.NONE,
-        holes=6,
+        discard_take_must_swap=False,
     ),
+    "yorimichi-jokers": replace(_SIX, preset="yorimichi-jokers", decks=1, jokers=True),
+}
+
+#: Each preset's default table, seat kinds as a match request names them (``me``: the
+#: requester, ``com``: a computer player), for a request that gives no seats.
+DEFAULT_SEATS: dict[str, tuple[str, ...]] = {
+    name: ("me", "com", "com") if rules.grid == (3, 3) else ("me", "com")
+    for name, rules in PRESETS.items()
 }
 
 OPTION_DOCS: dict[str, dict[str, Any]] = {
@@ -376,6 +469,12 @@ OPTION_DOCS: dict[str, dict[str, Any]] = {
         "allowed": [m.value for m in Lines],
         "description": "which full lines of matching cards score nothing: columns, rows and "
         "columns, or none",
+    },
+    "match_by": {
+        "type": "string",
+        "allowed": [m.value for m in MatchBy],
+        "description": "what the cards of a line must share to match: the same rank (J and Q "
+        "never match), or the same point value (10, J and Q match; so do a joker and a -2 two)",
     },
     "negative_pairs_keep_value": {
         "type": "boolean",
@@ -404,6 +503,12 @@ OPTION_DOCS: dict[str, dict[str, Any]] = {
         "maximum": "grid cells - 1",
         "description": "face-down cards each player turns up before the first turn",
     },
+    "opening_flips": {
+        "type": "string",
+        "allowed": [m.value for m in OpeningFlips],
+        "description": "the initial flips: every player at once (simultaneous), or one "
+        "player after another from the dealer's left, each making all its flips (in_turn)",
+    },
     "max_turns": {
         "type": "integer",
         "minimum": 1,
@@ -418,14 +523,29 @@ OPTION_DOCS: dict[str, dict[str, Any]] = {
     },
     "undo": {
         "type": "boolean",
-        "description": "a lone human may take back moves; every other seat must be a COM",
+        "description": "a human may take back its last swap or discard (and the COM turns "
+        "after it) until it draws again; needs a lone human among COMs, or a local match",
+    },
+    "local": {
+        "type": "boolean",
+        "description": "pass-and-play: one account plays every human seat on one device; "
+        "undo is then allowed with several humans, until the next human is to act, and one "
+        "'next' ends the pause between holes",
+    },
+    "pause_between_holes": {
+        "type": "boolean",
+        "description": "after each hole but the last, wait in phase hole_over (final grids "
+        "and scores shown) until every human seat sends 'next'; off: deal the next hole at "
+        "once (matches stored before this option replay that way)",
     },
 }
 assert set(OPTION_DOCS) == set(FIELD_NAMES)
 
 __all__ = [
     "AUTO",
+    "DEFAULT_SEATS",
     "FIELD_NAMES",
+    "LEGACY_DEFAULTS",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "OPTION_DOCS",
@@ -434,6 +554,9 @@ __all__ = [
     "FinalTurns",
     "FlipOnDiscard",
     "Lines",
+    "MatchBy",
+    "MatchKey",
+    "OpeningFlips",
     "Position",
     "Rank",
     "Rules",

@@ -10,13 +10,19 @@ from __future__ import annotations
 from typing import Any
 
 from golf.actions import ACTION_TYPES
-from golf.events import EVENT_TYPES
+from golf.events import CODEC
 from golf.rules import FIELD_NAMES, OPTION_DOCS, PRESETS
 from golf.state import Phase
 
 CARD = {"type": "string", "description": "a card code such as 'KS', 'TD' or 'XR'"}
 HIDDEN_CARD = {**CARD, "nullable": True, "description": "a card code; null when hidden"}
-POSITION = {"type": "integer", "minimum": 0, "maximum": 8, "description": "0-based, row by row"}
+POSITION = {
+    "type": "integer",
+    "minimum": 0,
+    "maximum": 8,
+    "description": "a grid position, 0-based, row by row: position p is in row p // cols and "
+    "column p % cols (the view's cols), so the columns of a 2x3 grid are (0,3) (1,4) (2,5)",
+}
 SEAT = {"type": "integer", "minimum": 0, "maximum": 5}
 
 
@@ -45,12 +51,22 @@ def option_schema(name: str) -> dict[str, Any]:
     return schema
 
 
+POINTS = {
+    "type": "object",
+    "readOnly": True,
+    "description": "derived, ignored when rules are read: the points of every rank "
+    "character of these rules (A 2..9 T J Q K, and X, the joker, when jokers are in play), "
+    "so a grid can be scored from the rules alone",
+    "additionalProperties": {"type": "integer"},
+}
+
 RULES = {
     "type": "object",
     "description": "Golf's rules, every option resolved (see GET /api/games)",
     "properties": {
         "preset": {"type": "string", "enum": sorted(PRESETS)},
         **{name: option_schema(name) for name in FIELD_NAMES},
+        "points": POINTS,
     },
     "required": ["preset", *FIELD_NAMES],
     "additionalProperties": False,
@@ -63,6 +79,7 @@ _ACTION_FIELDS: dict[str, dict[str, Any]] = {
     "swap": {"position": POSITION},
     "discard": {"flip": {**POSITION, "nullable": True}},
     "undo": {},
+    "next": {},
 }
 ACTIONS = {
     f"GolfAction_{kind}": {
@@ -87,13 +104,26 @@ VIEW = {
     "properties": {
         "seat": {**SEAT, "nullable": True, "description": "your seat; null for a spectator"},
         "version": {"type": "integer"},
-        "phase": {"type": "string", "enum": [p.value for p in Phase]},
+        "phase": {
+            "type": "string",
+            "enum": [p.value for p in Phase],
+            "description": "flips, draw, place; hole_over: the hole is scored and the match "
+            "waits for the 'next' of the human seats in seats_to_act; finished, aborted",
+        },
         "hole": {"type": "integer"},
         "holes": {"type": "integer"},
+        "rows": {"type": "integer", "description": "rows of every grid"},
+        "cols": {
+            "type": "integer",
+            "description": "columns of every grid: position p is in row p // cols, column p % cols",
+        },
         "dealer": SEAT,
         "players": _list({"type": "string", "enum": ["human", "com"]}),
         "seats_to_act": _list(SEAT),
-        "grids": _list(_list(HIDDEN_CARD)),
+        "grids": {
+            **_list(_list(HIDDEN_CARD)),
+            "description": "each seat's grid in position order (row by row)",
+        },
         "flips_left": _list({"type": "integer"}),
         "stock_size": {"type": "integer"},
         "discard": _list(CARD),
@@ -114,8 +144,24 @@ VIEW = {
             "nullable": True,
             "properties": {"finisher": SEAT, "turns_left": {"type": "integer"}},
         },
+        "end_reason": {
+            "type": "string",
+            "nullable": True,
+            "description": "why the hole (or the match) ended: grid_complete, "
+            "final_turns_done, max_turns, stock_exhausted, or an abort's reason; null in play",
+        },
+        "face_up_totals": {
+            **_list({"type": "integer"}),
+            "description": "per seat, the points of its face-up cards summed as they are "
+            "(no matched lines): not the grid's score",
+        },
         "totals": _list({"type": "integer"}),
         "hole_scores": _list(_list({"type": "integer"})),
+        "hole_finishers": {
+            **_list({**SEAT, "nullable": True}),
+            "description": "per scored hole, the seat that went out (its grid all face up "
+            "first); null when nobody did (the stock ran out, or max_turns)",
+        },
         "last_hole_grids": _list(_list(CARD)),
         "winners": _list(SEAT),
         "legal_actions": _list({"$ref": "#/components/schemas/GolfAction"}),
@@ -132,11 +178,50 @@ VIEW = {
     },
 }
 
+# Every event's data as a reader may see it: each field described once, by name.
+_CARDS = _list(HIDDEN_CARD)
+_HIDDEN_LIST = {**_CARDS, "nullable": True, "description": "null until the match has ended"}
+_EVENT_FIELDS: dict[str, dict[str, Any]] = {
+    "rules": {"$ref": "#/components/schemas/GolfRules"},
+    "players": _list({"type": "string", "enum": ["human", "com"]}),
+    "seed": {"type": "string", "nullable": True, "description": "null until the match ends"},
+    "commitment": {"type": "string", "description": "SHA-256 of the seed"},
+    "hole": {"type": "integer", "minimum": 1},
+    "dealer": SEAT,
+    "grids": {
+        **_list(_CARDS),
+        "description": "each seat's grid in position order; null cards until they are shown",
+    },
+    "discard": CARD,
+    "stock": {**_HIDDEN_LIST, "description": "the stock, top first; null until the end"},
+    "seat": SEAT,
+    "position": POSITION,
+    "card": HIDDEN_CARD,
+    "source": {"type": "string", "enum": ["stock", "discard"]},
+    "replaced": CARD,
+    "flip_position": {**POSITION, "nullable": True},
+    "flip_card": {**CARD, "nullable": True},
+    "count": {"type": "integer"},
+    "turns_left": {"type": "integer"},
+    "reason": {"type": "string"},
+    "scores": _list({"type": "integer"}),
+    "totals": _list({"type": "integer"}),
+    "winners": _list(SEAT),
+    "events": {"type": "integer", "description": "how many events the undo took back"},
+}
+_STOCK_SIZE = {"stock_size": {"type": "integer", "description": "before the end: the stock's size"}}
+EVENTS = CODEC.payload_schemas(
+    "GolfEvent_",
+    _EVENT_FIELDS,
+    # before the end, a dealt or reshuffled stock is a size
+    extra={"hole_dealt": _STOCK_SIZE, "stock_reshuffled": _STOCK_SIZE},
+)
+for _name in ("GolfEvent_hole_dealt", "GolfEvent_stock_reshuffled"):
+    EVENTS[_name]["required"].remove("stock_size")  # (the full stock, once the match ended)
 EVENT = {
-    "type": "object",
-    "description": "The data of a Golf event, as the reader may see it",
-    "properties": {"type": {"type": "string", "enum": sorted(EVENT_TYPES)}},
-    "additionalProperties": True,
+    "anyOf": [{"$ref": "#/components/schemas/" + name} for name in EVENTS],
+    "description": "The data of a Golf event, as the reader may see it (the event's type "
+    "says which: GolfEvent_<type>)",
 }
 
 SCHEMAS: dict[str, dict[str, Any]] = {
@@ -144,6 +229,8 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     "GolfAction": ACTION,
     **ACTIONS,
     "GolfView": VIEW,
+    "GolfEvent": EVENT,
+    **EVENTS,
 }
 
 
@@ -154,6 +241,8 @@ VIEW_EXAMPLE = {
     "phase": "place",
     "hole": 1,
     "holes": 9,
+    "rows": 2,
+    "cols": 3,
     "dealer": 2,
     "players": ["human", "com", "com"],
     "seats_to_act": [0],
@@ -170,8 +259,11 @@ VIEW_EXAMPLE = {
     "turns_in_hole": 0,
     "max_turns": 240,
     "final_turns": None,
+    "end_reason": None,
+    "face_up_totals": [16, 4, 18],
     "totals": [0, 0, 0],
     "hole_scores": [],
+    "hole_finishers": [],
     "last_hole_grids": [],
     "winners": [],
     "legal_actions": [{"type": "swap", "position": p} for p in range(6)]
@@ -229,6 +321,7 @@ ACTION_EXAMPLES = [
     ("Swap into position 4", {"type": "swap", "position": 4}),
     ("Discard, flipping position 2", {"type": "discard", "flip": 2}),
     ("Undo", {"type": "undo"}),
+    ("Next hole (after a scored hole)", {"type": "next"}),
 ]
 EXAMPLES: dict[str, Any] = {
     "actions": ACTION_EXAMPLES,

@@ -2,7 +2,10 @@
 
 A snapshot is only a cache: ``replay(events)`` can always rebuild the same state, and
 tests check that loading from a snapshot equals a full replay. A field missing from an
-older snapshot takes its default (the undo seat's ``seen`` marks: nothing seen).
+older snapshot takes its default (the ``seen`` marks: nothing seen; the seats awaited
+after a hole: none). Format 1 snapshots (before per-seat ``seen`` marks and
+``hole_finishers``) still load: their marks were the lone undo seat's, and the finishers
+of the holes they had scored are unknown to them (``None``; a replay knows them).
 
 >>> from golf import Rules, replay, start_match
 >>> state = replay(start_match(Rules.from_preset("six-card"), 2, bytes(32)))
@@ -18,8 +21,8 @@ from typing import Any
 from golf.rules import Rules
 from golf.state import Phase, State
 
-FORMAT = 1
-_NESTED = ("grids", "face_up", "hole_scores", "last_hole_grids", "seen")
+FORMAT = 2
+_NESTED = ("grids", "face_up", "hole_scores", "last_hole_grids", "seen", "stock_seen")
 
 
 def state_to_json(state: State) -> dict[str, Any]:
@@ -41,6 +44,8 @@ def state_to_json(state: State) -> dict[str, Any]:
 
 
 def state_from_json(data: dict[str, Any]) -> State:
+    if data.get("format") == 1:
+        data = _from_format_1(data)
     if data.get("format") != FORMAT:
         raise ValueError(f"unknown snapshot format {data.get('format')!r}")
     kwargs: dict[str, Any] = {}
@@ -62,3 +67,23 @@ def state_from_json(data: dict[str, Any]) -> State:
             value = tuple(value)
         kwargs[f.name] = value
     return State(**kwargs)
+
+
+def _from_format_1(data: dict[str, Any]) -> dict[str, Any]:
+    """A format 1 snapshot in format 2: the marks become the lone undo seat's (the only seat
+    that could undo then), and scored holes get an unknown finisher."""
+    data = dict(data, format=FORMAT)
+    humans = [s for s, kind in enumerate(data["players"]) if kind == "human"]
+    viewer = humans[0] if len(humans) == 1 else None
+    if "seen" in data:
+        data["seen"] = [[viewer, s, p] for s, p in data["seen"]] if viewer is not None else []
+    if "stock_seen" in data:
+        count = data["stock_seen"]
+        data["stock_seen"] = [[viewer, count]] if count and viewer is not None else []
+    if "drawn_seen" in data:
+        data["drawn_seen"] = [viewer] if data["drawn_seen"] and viewer is not None else []
+    if "hole_finishers" not in data:
+        data["hole_finishers"] = [None] * len(data.get("hole_scores", ()))
+    if data.get("undo_point") is not None:
+        data["undo_point"] = _from_format_1(data["undo_point"])
+    return data

@@ -21,6 +21,7 @@ from golf.events import (
     CardSwapped,
     Event,
     FinalTurnsBegan,
+    HoleAcknowledged,
     HoleDealt,
     HoleScored,
     MatchAborted,
@@ -29,7 +30,7 @@ from golf.events import (
     StockReshuffled,
     Undone,
 )
-from golf.rules import FinalTurns, Position, Rules, Seat
+from golf.rules import FinalTurns, OpeningFlips, Position, Rules, Seat
 
 HUMAN = "human"
 COM = "com"
@@ -39,10 +40,12 @@ DISCARD = "discard"
 
 class Phase(enum.Enum):
     NOT_DEALT = "not_dealt"  # before the first deal, and between holes
-    FLIPS = "flips"  # initial flips: every seat with flips left may act
+    FLIPS = "flips"  # initial flips: every seat with flips left may act (in_turn: one seat)
     DRAW = "draw"  # ``to_act`` draws from the stock or takes the discard
     PLACE = "place"  # ``to_act`` holds a card to swap in or discard
-    HOLE_OVER = "hole_over"  # waiting to be scored
+    # The hole has ended: waiting to be scored (only ever inside one ``decide``), then, once
+    # scored with ``pause_between_holes`` and holes to come, waiting for the humans' ``next``.
+    HOLE_OVER = "hole_over"
     FINISHED = "finished"
     ABORTED = "aborted"
 
@@ -78,15 +81,21 @@ class State:
     totals: tuple[int, ...] = ()
     hole_scores: tuple[tuple[int, ...], ...] = ()
     last_hole_grids: tuple[tuple[CardCode, ...], ...] = ()
+    # per scored hole: the seat that went out (whose grid was all face up first), or None
+    hole_finishers: tuple[Seat | None, ...] = ()
+    # the human seats whose ``next`` the pause after a scored hole (phase hole_over) awaits
+    awaiting_next: tuple[Seat, ...] = ()
     winners: tuple[Seat, ...] = ()
     undo_point: State | None = None
     undo_depth: int = 0
-    # What the undo seat saw in undone turns that is hidden again (see ``_undone``), by place:
-    # grid positions (sorted), how many cards at the top of the stock, and whether the card
-    # in hand was drawn from those known stock cards.
-    seen: tuple[tuple[Seat, Position], ...] = ()
-    stock_seen: int = 0
-    drawn_seen: bool = False
+    # What a seat that undid saw in undone turns and is hidden again (see ``_undone``), by
+    # place and by the seat that saw it (the viewer): grid positions as sorted
+    # ``(viewer, seat, position)``, how many cards at the top of the stock as sorted
+    # ``(viewer, count)``, and the viewers who know the card in hand (drawn from the known
+    # top of the stock).
+    seen: tuple[tuple[Seat, Seat, Position], ...] = ()
+    stock_seen: tuple[tuple[Seat, int], ...] = ()
+    drawn_seen: tuple[Seat, ...] = ()
 
     @property
     def seats(self) -> int:
@@ -97,20 +106,68 @@ class State:
         return self.phase in ENDED
 
     @property
-    def undo_seat(self) -> Seat | None:
-        """The lone human seat that may undo, when the rules allow undo."""
+    def humans(self) -> tuple[Seat, ...]:
+        return tuple(s for s, kind in enumerate(self.players) if kind == HUMAN)
+
+    @property
+    def undo_seats(self) -> tuple[Seat, ...]:
+        """The seats that may undo, when the rules allow undo: the lone human among COMs,
+        or in a ``local`` match every human seat."""
         if not self.rules.undo:
+            return ()
+        humans = self.humans
+        return humans if self.rules.local or len(humans) == 1 else ()
+
+    @property
+    def undo_seat(self) -> Seat | None:
+        """The one seat that may undo, when there is exactly one (a lone human)."""
+        seats = self.undo_seats
+        return seats[0] if len(seats) == 1 else None
+
+    @property
+    def flipper(self) -> Seat | None:
+        """With ``opening_flips: in_turn``, the seat whose initial flips come now: the first
+        from the dealer's left with flips left."""
+        if self.phase is not Phase.FLIPS or self.rules.opening_flips is not OpeningFlips.IN_TURN:
             return None
-        humans = [s for s, kind in enumerate(self.players) if kind == HUMAN]
-        return humans[0] if len(humans) == 1 else None
+        n = self.seats
+        for offset in range(1, n + 1):
+            seat = (self.dealer + offset) % n
+            if self.flips_left[seat] > 0:
+                return seat
+        return None
+
+    @property
+    def hole_scored(self) -> bool:
+        """The current hole has been scored (it is over, or the match is)."""
+        return self.hole > 0 and len(self.hole_scores) >= self.hole
 
     def seats_to_act(self) -> tuple[Seat, ...]:
-        """Seats that have something to do now (several during the initial flips)."""
+        """Seats that have something to do now (several during simultaneous initial flips,
+        and in the pause after a hole)."""
         if self.phase is Phase.FLIPS:
+            flipper = self.flipper
+            if flipper is not None:
+                return (flipper,)
             return tuple(s for s, left in enumerate(self.flips_left) if left > 0)
         if self.phase in (Phase.DRAW, Phase.PLACE) and self.to_act is not None:
             return (self.to_act,)
+        if self.phase is Phase.HOLE_OVER:
+            return self.awaiting_next
         return ()
+
+    def seen_by(self, viewer: Seat | None) -> tuple[tuple[Seat, Position], ...]:
+        """The grid places ``viewer`` saw in undone turns (cards face down again)."""
+        if viewer is None or not self.seen:
+            return ()
+        return tuple((s, p) for v, s, p in self.seen if v == viewer)
+
+    def stock_seen_by(self, viewer: Seat | None) -> int:
+        """How many cards at the top of the stock ``viewer`` knows from undone turns."""
+        for v, count in self.stock_seen:
+            if v == viewer:
+                return count
+        return 0
 
 
 def _set(seq: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
@@ -169,7 +226,8 @@ def _hole_dealt(s: State, e: HoleDealt) -> Changes:
         "finisher": None,
         "final_turns_left": None,
         "end_reason": None,
-        "stock_seen": 0,
+        "awaiting_next": (),
+        "stock_seen": (),
     }
 
 
@@ -177,7 +235,7 @@ def _turn_up(s: State, seat: Seat, position: Position, changes: Changes) -> Chan
     """Turn the card at ``position`` face up: it is public now, so no longer a seen mark."""
     changes["face_up"] = _set(s.face_up, seat, _set(s.face_up[seat], position, True))
     if s.seen:
-        changes["seen"] = tuple(mark for mark in s.seen if mark != (seat, position))
+        changes["seen"] = tuple(mark for mark in s.seen if mark[1:] != (seat, position))
     return changes
 
 
@@ -195,10 +253,11 @@ def _card_drawn(s: State, e: CardDrawn) -> Changes:
     if e.source == STOCK:
         changes["stock"] = s.stock[1:]
         if s.stock_seen:
-            changes.update(stock_seen=s.stock_seen - 1, drawn_seen=True)
+            changes["stock_seen"] = tuple((v, n - 1) for v, n in s.stock_seen if n > 1)
+            changes["drawn_seen"] = tuple(v for v, _ in s.stock_seen)
     else:
         changes["discard"] = s.discard[:-1]
-    if e.seat == s.undo_seat:
+    if e.seat in s.undo_seats:
         # The moment right after a human's draw is where an undo returns to.
         changes["undo_point"] = _replace(
             s, {**changes, "undo_point": None, "undo_depth": 0, "version": s.version + 1}
@@ -223,7 +282,7 @@ def _end_turn(s: State, seat: Seat, changes: Changes) -> Changes:
         reason = "max_turns"
     changes.update(drawn=None, drawn_from=None, turns_in_hole=turns, final_turns_left=finals)
     if s.drawn_seen:
-        changes["drawn_seen"] = False
+        changes["drawn_seen"] = ()
     if reason is not None:
         changes.update(phase=Phase.HOLE_OVER, to_act=None, end_reason=reason)
     else:
@@ -251,7 +310,7 @@ def _stock_reshuffled(s: State, e: StockReshuffled) -> Changes:
         "stock": e.stock,
         "discard": s.discard[-1:],
         "reshuffles": s.reshuffles + 1,
-        "stock_seen": 0,
+        "stock_seen": (),
     }
 
 
@@ -259,15 +318,27 @@ def _final_turns_began(s: State, e: FinalTurnsBegan) -> Changes:
     return {"finisher": e.seat, "final_turns_left": e.turns_left}
 
 
+def went_out(s: State) -> Seat | None:
+    """The seat that went out this hole: the finisher the final turns began for, else (the
+    hole ended with that very turn) the seat whose grid is all face up."""
+    if s.finisher is not None:
+        return s.finisher
+    return next((seat for seat, up in enumerate(s.face_up) if up and all(up)), None)
+
+
 def _hole_scored(s: State, e: HoleScored) -> Changes:
+    # the pause after a hole (not after the last) awaits every human seat's ``next``
+    awaiting = s.humans if s.rules.pause_between_holes and e.hole < s.rules.holes else ()
     return {
-        "phase": Phase.NOT_DEALT,
+        "phase": Phase.HOLE_OVER if awaiting else Phase.NOT_DEALT,
         "to_act": None,
         "drawn": None,
         "drawn_from": None,
         "end_reason": e.reason,
         "totals": e.totals,
         "hole_scores": (*s.hole_scores, e.scores),
+        "hole_finishers": (*s.hole_finishers, went_out(s)),
+        "awaiting_next": awaiting,
         "last_hole_grids": e.grids,
         "face_up": tuple((True,) * len(g) for g in e.grids),
         "grids": e.grids,
@@ -276,36 +347,61 @@ def _hole_scored(s: State, e: HoleScored) -> Changes:
     }
 
 
+def _hole_acknowledged(s: State, e: HoleAcknowledged) -> Changes:
+    """A human seat is ready for the next hole; in a local match (one account plays every
+    human seat) one ``next`` is enough. The last one lets the next hole be dealt."""
+    awaiting = () if s.rules.local else tuple(x for x in s.awaiting_next if x != e.seat)
+    if awaiting:
+        return {"awaiting_next": awaiting}
+    return {"awaiting_next": (), "phase": Phase.NOT_DEALT}
+
+
 def _match_finished(s: State, e: MatchFinished) -> Changes:
     return {"phase": Phase.FINISHED, "to_act": None, "winners": e.winners}
 
 
 def _match_aborted(s: State, e: MatchAborted) -> Changes:
-    return {"phase": Phase.ABORTED, "to_act": None, "end_reason": e.reason, "undo_point": None}
+    return {
+        "phase": Phase.ABORTED,
+        "to_act": None,
+        "end_reason": e.reason,
+        "undo_point": None,
+        "awaiting_next": (),
+    }
 
 
 def _undone(s: State, e: Undone) -> Changes:
-    """Go back to the undo point, which the undo seat now knows better: undo never un-sees.
+    """Go back to the undo point, which the seat that undid (the viewer) now knows better:
+    undo never un-sees.
 
     Every grid card face down at the point and face up now was shown (flipped, or swapped
     onto the discard pile), and every card drawn from the stock since was shown (placed or
     discarded face up), except a card a COM still holds. Those cards are where they were
-    at the point: face down again, and the top of the stock in draw order. The marks go
-    into the point too, so that undoing to it again keeps them.
+    at the point: face down again, and the top of the stock in draw order. The marks are
+    the viewer's alone (in a local match other human seats keep their own marks, and see
+    none of these: the device was not passed). They go into the point too, so that undoing
+    to it again keeps them.
     """
     point = s.undo_point
     if point is None:
         raise EngineError("undone without an undo point")
+    viewer = e.seat
     seen = set(point.seen)
     for seat, (before, now) in enumerate(zip(point.face_up, s.face_up, strict=True)):
         turned = (p for p, (was, up) in enumerate(zip(before, now, strict=True)) if up and not was)
-        seen.update((seat, p) for p in turned)
+        seen.update((viewer, seat, p) for p in turned)
     if s.reshuffles != point.reshuffles:  # the point's whole stock was drawn
         drawn = len(point.stock)
     else:
         drawn = len(point.stock) - len(s.stock) - (s.drawn_from == STOCK)
+    stock = dict(point.stock_seen)
+    stock[viewer] = max(stock.get(viewer, 0), drawn)
     marked = _replace(
-        point, {"seen": tuple(sorted(seen)), "stock_seen": max(point.stock_seen, drawn)}
+        point,
+        {
+            "seen": tuple(sorted(seen)),
+            "stock_seen": tuple(sorted((v, n) for v, n in stock.items() if n > 0)),
+        },
     )
     return {name: getattr(marked, name) for name in _NAMES} | {"undo_point": marked}
 
@@ -319,6 +415,7 @@ _EVOLVERS: dict[type, Callable[[Any, Any], Changes]] = {
     StockReshuffled: _stock_reshuffled,
     FinalTurnsBegan: _final_turns_began,
     HoleScored: _hole_scored,
+    HoleAcknowledged: _hole_acknowledged,
     MatchFinished: _match_finished,
     MatchAborted: _match_aborted,
     Undone: _undone,

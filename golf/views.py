@@ -7,8 +7,9 @@ This module is where the "who sees what" table of the rules reference is enforce
 * the card just drawn from the stock: only the seat that drew it, until placed;
 * the stock: its size only;
 * the deck order and the seed: nobody until the match has ended;
-* undo never un-sees: the undo seat still sees, marked ``seen``, every card an undone turn
-  showed it that is hidden again (face down in a grid, on top of the stock, in a COM's hand).
+* undo never un-sees: a seat that undid still sees, marked ``seen``, every card an undone
+  turn showed it that is hidden again (face down in a grid, on top of the stock, in a COM's
+  hand); those marks are that seat's alone.
 
 Everything that leaves the engine for a player goes through :func:`view_for` or
 :func:`redact_event`.
@@ -31,7 +32,7 @@ from golf.events import (
     event_payload,
 )
 from golf.rules import Position, Seat
-from golf.scoring import Outcome
+from golf.scoring import Outcome, face_up_total
 from golf.state import STOCK, Phase, State
 
 
@@ -44,6 +45,8 @@ class View:
     phase: Phase
     hole: int
     holes: int
+    rows: int
+    cols: int
     dealer: Seat
     players: tuple[str, ...]
     seats_to_act: tuple[Seat, ...]
@@ -61,8 +64,11 @@ class View:
     max_turns: int
     finisher: Seat | None
     final_turns_left: int | None
+    end_reason: str | None
+    face_up_totals: tuple[int, ...]
     totals: tuple[int, ...]
     hole_scores: tuple[tuple[int, ...], ...]
+    hole_finishers: tuple[Seat | None, ...]
     last_hole_grids: tuple[tuple[CardCode, ...], ...]
     winners: tuple[Seat, ...]
     legal_actions: tuple[Action, ...]
@@ -75,6 +81,8 @@ class View:
             "phase": self.phase.value,
             "hole": self.hole,
             "holes": self.holes,
+            "rows": self.rows,
+            "cols": self.cols,
             "dealer": self.dealer,
             "players": list(self.players),
             "seats_to_act": list(self.seats_to_act),
@@ -94,8 +102,11 @@ class View:
             "final_turns": None
             if self.finisher is None
             else {"finisher": self.finisher, "turns_left": self.final_turns_left},
+            "end_reason": self.end_reason,
+            "face_up_totals": list(self.face_up_totals),
             "totals": list(self.totals),
             "hole_scores": [list(s) for s in self.hole_scores],
+            "hole_finishers": list(self.hole_finishers),
             "last_hole_grids": [list(g) for g in self.last_hole_grids],
             "winners": list(self.winners),
             "legal_actions": [a.to_json() for a in self.legal_actions],
@@ -118,10 +129,10 @@ def view_for(state: State, seat: Seat | None) -> View:
     stock_seen: tuple[CardCode, ...] = ()
     drawn_seen = False
     marked = state.seen or state.stock_seen or state.drawn_seen
-    if marked and seat is not None and seat == state.undo_seat:
-        seen = tuple((s, p, state.grids[s][p]) for s, p in state.seen)
-        stock_seen = state.stock[: state.stock_seen]
-        drawn_seen = state.drawn_seen and drawn_card is None
+    if marked and seat is not None:
+        seen = tuple((s, p, state.grids[s][p]) for s, p in state.seen_by(seat))
+        stock_seen = state.stock[: state.stock_seen_by(seat)]
+        drawn_seen = seat in state.drawn_seen and drawn_card is None
         if drawn_seen:
             drawn_card = state.drawn
     return View(
@@ -130,6 +141,8 @@ def view_for(state: State, seat: Seat | None) -> View:
         phase=state.phase,
         hole=state.hole,
         holes=state.rules.holes,
+        rows=state.rules.rows,
+        cols=state.rules.cols,
         dealer=state.dealer,
         players=state.players,
         seats_to_act=state.seats_to_act(),
@@ -147,8 +160,14 @@ def view_for(state: State, seat: Seat | None) -> View:
         max_turns=state.rules.max_turns,
         finisher=state.finisher,
         final_turns_left=state.final_turns_left,
+        end_reason=state.end_reason,
+        face_up_totals=tuple(
+            face_up_total(grid, ups, state.rules)
+            for grid, ups in zip(state.grids, state.face_up, strict=True)
+        ),
         totals=state.totals,
         hole_scores=state.hole_scores,
+        hole_finishers=state.hole_finishers,
         last_hole_grids=state.last_hole_grids,
         winners=state.winners,
         legal_actions=tuple(legal_actions(state, seat)) if seat is not None else (),

@@ -46,6 +46,7 @@ class Hearts:
         ),
         com_levels=LEVELS,
         default_com_level="normal",
+        default_seats={preset: ("me", "com", "com", "com") for preset in PRESETS},
     )
 
     # --- rules ------------------------------------------------------------------------
@@ -70,6 +71,7 @@ class Hearts:
             rules="HeartsRules",
             action="HeartsAction",
             view="HeartsView",
+            event="HeartsEvent",
             examples=schemas.EXAMPLES,
         )
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hearts.events import EVENT_TYPES
+from hearts.events import CODEC
 from hearts.rules import OPTION_NAMES, OPTION_SCHEMAS
 from hearts.state import Phase
 
@@ -148,17 +148,50 @@ VIEW = _object(
 # The platform adds its own keys to a view (e.g. ``auto_moves``).
 VIEW["additionalProperties"] = True
 
+# Every event's data as a reader may see it: each field described once, by name.
+_HANDS = _list(_list(HIDDEN_CARD), description="by seat; null cards where hidden")
+_EVENT_FIELDS: dict[str, dict[str, Any]] = {
+    "rules": {"$ref": REF + "HeartsRules"},
+    "players": _list({"type": "string", "enum": ["human", "com"]}),
+    "seed": {"type": "string", "nullable": True, "description": "null until the match ends"},
+    "commitment": {"type": "string", "description": "SHA-256 of the seed"},
+    "deal": {"type": "integer", "minimum": 1},
+    "dealer": SEAT,
+    "hands": _HANDS,
+    "removed": _list(CARD),
+    "direction": DIRECTION,
+    "seat": SEAT,
+    "to": SEAT,
+    "cards": _list(HIDDEN_CARD, description="null cards where hidden from the reader"),
+    "passes": _HANDS,
+    "card": CARD,
+    "trick": {"type": "integer", "minimum": 1},
+    "leader": SEAT,
+    "winner": SEAT,
+    "points": {"type": "integer"},
+    "taken": _list({"type": "integer"}),
+    "jack": NULLABLE_SEAT,
+    "moon": NULLABLE_SEAT,
+    "scores": _list({"type": "integer"}),
+    "totals": _list({"type": "integer"}),
+    "winners": _list(SEAT),
+    "reason": {"type": "string"},
+    "events": {"type": "integer", "description": "how many events the undo took back"},
+}
+EVENTS = CODEC.payload_schemas("HeartsEvent_", _EVENT_FIELDS)
+EVENT = {
+    "anyOf": [{"$ref": REF + name} for name in EVENTS],
+    "description": "The data of a Hearts event, as the reader may see it (the event's type "
+    "says which: HeartsEvent_<type>)",
+}
+
 SCHEMAS: dict[str, dict[str, Any]] = {
     "HeartsRules": RULES,
     "HeartsAction": ACTION,
     **ACTIONS,
     "HeartsView": VIEW,
-    "HeartsEvent": {
-        "type": "object",
-        "description": "The data of a Hearts event, as the reader may see it",
-        "properties": {"type": {"type": "string", "enum": [e.name for e in EVENT_TYPES]}},
-        "additionalProperties": True,
-    },
+    "HeartsEvent": EVENT,
+    **EVENTS,
 }
 
 

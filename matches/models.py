@@ -57,6 +57,15 @@ class Match(models.Model):
     turn_timeout = models.PositiveIntegerField(
         null=True, blank=True, help_text="seconds a human may take for a turn"
     )
+    round_pause_seconds = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="seconds the pause after a round waits for the humans to say they are "
+        "ready before the server says it for them; null: it waits for them",
+    )
+    local = models.BooleanField(
+        default=False, help_text="pass-and-play: the creator plays every human seat"
+    )
     # read model, rebuilt from the log on every write
     round = models.PositiveSmallIntegerField(default=0, help_text="read model: 1-based")
     rounds = models.PositiveSmallIntegerField(default=0, help_text="read model: rounds planned")
@@ -93,10 +102,13 @@ class Match(models.Model):
         return self.status in ENDED_STATUSES
 
     def seat_of_user(self, user_id: object) -> int | None:
-        """The seat index of the user with ``user_id``, from the seats read model."""
+        """The seat index of the user with ``user_id``, from the seats read model. In a
+        local match the user holds every human seat and plays the one whose turn it is
+        (the first of them to act, else the first of them)."""
         if user_id is None or user_id not in self.seat_users:
             return None
-        return int(self.seat_users.index(user_id))
+        mine = [i for i, uid in enumerate(self.seat_users) if uid == user_id]
+        return next((i for i in mine if i in self.seats_to_act), mine[0])
 
 
 class SeatKind(models.TextChoices):
@@ -121,6 +133,9 @@ class Seat(models.Model):
     )
     to_act = models.BooleanField(default=False, help_text="read model: this seat must act")
     joined_at = models.DateTimeField(null=True, blank=True)
+    shared = models.BooleanField(
+        default=False, help_text="a human seat of a local match: its user holds the others too"
+    )
 
     class Meta:
         ordering = ["match", "index"]
@@ -128,7 +143,7 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["match", "index"], name="golf_seat_unique_index"),
             models.UniqueConstraint(
                 fields=["match", "user"],
-                condition=Q(user__isnull=False),
+                condition=Q(user__isnull=False, shared=False),
                 name="golf_seat_one_per_user",
             ),
             models.CheckConstraint(

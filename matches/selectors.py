@@ -16,7 +16,7 @@ from django.db.models import Q, QuerySet
 from cards.protocol import Game
 from matches import errors
 from matches.models import Match, MatchEvent, MatchStatus, Seat, SeatKind
-from matches.services import TIMER_ACTOR
+from matches.services import TIMER_ACTOR, turn_limit
 from matches.store import (
     State,
     game_of,
@@ -64,18 +64,19 @@ def view_json(match: Match, state: State, seat: int | None) -> dict[str, Any]:
 def match_view(match: Match, user: AbstractBaseUser | None) -> dict[str, Any]:
     """The caller's view of the match now: their seat's view, or the spectator view.
 
-    With a turn timer, the view also says when the turn began and when it runs out
-    (``turn_started_at``, ``turn_deadline``), and a seated player's view lists
-    ``auto_moves``: the sequence numbers of the events the server made for them when
-    their turn timed out.
+    With a turn timer (or a bounded pause between rounds, which is in force), the view
+    also says when the wait began and when it runs out (``turn_started_at``,
+    ``turn_deadline``), and a seated player's view lists ``auto_moves``: the sequence
+    numbers of the events the server made for them when their time ran out.
     """
     seat = seat_index_for(match, user)
     view = view_json(match, load_state(match), seat)
-    if match.turn_timeout and match.status == MatchStatus.ACTIVE and match.turn_started_at:
+    limit = turn_limit(match)
+    if limit is not None and match.status == MatchStatus.ACTIVE and match.turn_started_at:
         view["turn_started_at"] = match.turn_started_at.isoformat()
-        deadline = match.turn_started_at + timedelta(seconds=match.turn_timeout)
+        deadline = match.turn_started_at + timedelta(seconds=limit)
         view["turn_deadline"] = deadline.isoformat()
-    if seat is not None and match.turn_timeout:
+    if seat is not None and (match.turn_timeout or match.round_pause_seconds is not None):
         view["auto_moves"] = list(
             MatchEvent.objects.filter(
                 Q(actor=f"{TIMER_ACTOR}:{seat}") | Q(actor=TIMER_ACTOR, payload__seat=seat),

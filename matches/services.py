@@ -73,6 +73,15 @@ class ActResult:
 
 
 # --- follow-ups: the outbox ----------------------------------------------------------------
+def turn_limit(match: Match) -> int | None:
+    """How long, in seconds, the humans the match waits for may take now: the pause between
+    rounds when it is in one and the match bounds it (``round_pause_seconds``), else the
+    turn timeout; ``None``: as long as they like."""
+    if match.round_pause_seconds is not None and match.phase in game_of(match).info.pause_phases:
+        return match.round_pause_seconds
+    return match.turn_timeout
+
+
 def _followup(match: Match, state: State) -> FollowUp | None:
     """The work the match waits for after this write, if it is the workers': a COM's turn,
     or the timer of a human's turn. COM turns of a match no human sits in (COMs playing
@@ -84,8 +93,8 @@ def _followup(match: Match, state: State) -> FollowUp | None:
         kind, due = FollowUpKind.COM, now + timedelta(milliseconds=settings.COM_MOVE_DELAY_MS)
         humans = HUMAN in game_of(match).players(state)
         queue = settings.INTERACTIVE_QUEUE if humans else settings.BACKGROUND_QUEUE
-    elif match.turn_timeout:
-        kind, due = FollowUpKind.TIMER, now + timedelta(seconds=match.turn_timeout)
+    elif (limit := turn_limit(match)) is not None:
+        kind, due = FollowUpKind.TIMER, now + timedelta(seconds=limit)
         queue = settings.INTERACTIVE_QUEUE
     else:
         return None
@@ -207,8 +216,21 @@ def _check_quota(
             )
 
 
-def _parse_seats(game: Game, seats: Sequence[dict[str, Any]], spectate: bool) -> list[SeatRequest]:
+def _parse_seats(
+    game: Game, preset: str, seats: Sequence[dict[str, Any]] | None, spectate: bool, local: bool
+) -> list[SeatRequest]:
+    """The seat requests of a new match: ``seats`` as sent, or the preset's default table.
+    A COM level may be named by one of its aliases (stored as the level it names). In a
+    local match every human seat is ``me`` (the creator's device); elsewhere one at most."""
+    if seats is None:
+        if preset not in game.info.default_seats:
+            raise errors.InvalidMatchRequest(
+                f"{game.info.title}'s preset {preset} has no default table: list the seats",
+                field="seats",
+            )
+        seats = [{"type": kind} for kind in game.info.default_seats[preset]]
     levels = list(game.info.com_levels)
+    aliases = game.info.com_level_aliases
     if not isinstance(seats, (list, tuple)) or not seats:
         raise errors.InvalidMatchRequest("seats must be a non-empty list", field="seats")
     parsed = []
@@ -219,19 +241,29 @@ def _parse_seats(game: Game, seats: Sequence[dict[str, Any]], spectate: bool) ->
                 f"seat {i}: type must be 'me', 'open' or 'com'", field="seats"
             )
         level = item.get("level", game.info.default_com_level) if kind == "com" else ""
+        level = aliases.get(level, level)
         if kind == "com" and level not in levels:
+            named = levels + [f"{a} (= {b})" for a, b in aliases.items()]
             raise errors.InvalidMatchRequest(
-                f"seat {i}: level must be one of {levels}", field=f"seats[{i}].level"
+                f"seat {i}: level must be one of {named}", field=f"seats[{i}].level"
             )
         parsed.append(SeatRequest(kind, level))
-    if sum(1 for s in parsed if s.type == "me") > 1:
-        raise errors.InvalidMatchRequest("at most one seat can be 'me'", field="seats")
-    if not spectate and not any(s.type == "me" for s in parsed):
+    mine = sum(1 for s in parsed if s.type == "me")
+    if local and any(s.type == "open" for s in parsed):
+        raise errors.InvalidMatchRequest(
+            "a local match is played on one device: its human seats are all 'me', none open",
+            field="seats",
+        )
+    if mine > 1 and not local:
+        raise errors.InvalidMatchRequest(
+            "at most one seat can be 'me' (several in a local match)", field="seats"
+        )
+    if not spectate and not mine:
         raise errors.InvalidMatchRequest(
             "no seat is 'me': take a seat, or set spectate to create a match you only watch",
             field="seats",
         )
-    if spectate and any(s.type == "me" for s in parsed):
+    if spectate and mine:
         raise errors.InvalidMatchRequest("a spectated match has no 'me' seat", field="spectate")
     return parsed
 
@@ -243,9 +275,10 @@ def match_create(
     game: str = DEFAULT_GAME,
     preset: str | None = None,
     rules: dict[str, Any] | None = None,
-    seats: Sequence[dict[str, Any]],
+    seats: Sequence[dict[str, Any]] | None = None,
     hints: bool = True,
     turn_timeout: int | None = None,
+    round_pause_seconds: int | None = None,
     spectate: bool = False,
     seed: bytes | None = None,
 ) -> Match:
@@ -253,8 +286,11 @@ def match_create(
 
     ``rules`` overrides the preset (by default the game's own) option by option. ``seats``
     lists each seat as ``{"type": "me"}``, ``{"type": "open"}`` or ``{"type": "com",
-    "level": "hard"}``; one of them is the creator's unless ``spectate`` (a match the
-    creator only watches).
+    "level": "hard"}`` (``None``: the preset's default table); one of them is the
+    creator's unless ``spectate`` (a match the creator only watches). When the rules say
+    ``local`` (pass-and-play, for a game with that option), every human seat is the
+    creator's. ``round_pause_seconds`` bounds the game's pause between rounds (its
+    ``pause_phases``): after that long the server says "ready" for the humans.
     """
     try:
         played = get_game(game)
@@ -265,14 +301,15 @@ def match_create(
         raise errors.InvalidMatchRequest(
             f"preset must be one of {list(played.info.presets)}", field="preset"
         )
-    requests = _parse_seats(played, seats, spectate)
     resolved = played.rules(preset, rules or {})
+    rules_json = played.rules_to_json(resolved)
+    local = rules_json.get("local") is True
+    requests = _parse_seats(played, preset, seats, spectate, local)
     low, high = played.info.min_seats, played.info.max_seats
     if not low <= len(requests) <= high:  # (rules may narrow it: start() says why)
         raise errors.InvalidMatchRequest(
             f"a {played.info.title} match has {low} to {high} seats", field="seats"
         )
-    rules_json = played.rules_to_json(resolved)
     _check_quota(creator, requests, rules_json)
     kinds = [COM if s.type == "com" else HUMAN for s in requests]
     seed = seed or new_seed()
@@ -280,6 +317,10 @@ def match_create(
     if turn_timeout is not None and not 10 <= turn_timeout <= 30 * 24 * 3600:
         raise errors.InvalidMatchRequest(
             "turn_timeout must be between 10 seconds and 30 days", field="turn_timeout"
+        )
+    if round_pause_seconds is not None and not 0 <= round_pause_seconds <= 24 * 3600:
+        raise errors.InvalidMatchRequest(
+            "round_pause_seconds must be between 0 and a day", field="round_pause_seconds"
         )
     has_open = any(s.type == "open" for s in requests)
     first = played.replay(events)
@@ -294,6 +335,8 @@ def match_create(
         chain_key_id=settings.EVENT_CHAIN_KEY_ID,
         hints_enabled=hints,
         turn_timeout=turn_timeout,
+        round_pause_seconds=round_pause_seconds,
+        local=local,
         seat_users=[creator.pk if s.type == "me" else None for s in requests],
     )
     now = timezone.now()
@@ -306,6 +349,7 @@ def match_create(
             com_level=s.level,
             joined_at=now if s.type != "open" else None,
             to_act=i in to_act,
+            shared=local and s.type == "me",
         )
         for i, s in enumerate(requests)
     )
@@ -479,17 +523,20 @@ def com_turn(*, match_id: object, expected_version: int) -> bool:
 
 
 def timed_out_turn(*, match_id: object, expected_version: int) -> int:
-    """Finish the turn of a human whose time ran out: ``normal`` COM moves for that seat
-    for as long as it is to act. Does nothing unless the match is still at
-    ``expected_version`` and the turn began ``turn_timeout`` seconds ago or more. Returns
-    the number of moves made."""
+    """Act for the humans the match waited on too long (:func:`turn_limit`): ``normal`` COM
+    moves for the seat whose turn ran out, for as long as it is to act; in a pause between
+    rounds, the "ready" of every human seat still to say it. Does nothing unless the match
+    is still at ``expected_version`` and the wait began that long ago or more. Returns the
+    number of moves made."""
     match = Match.objects.filter(pk=match_id).first()
-    if match is None or not match.turn_timeout or match.turn_started_at is None:
+    if match is None or match.turn_started_at is None:
         return 0
-    if match.version != expected_version or match.status != MatchStatus.ACTIVE:
+    limit = turn_limit(match)
+    if limit is None or match.version != expected_version or match.status != MatchStatus.ACTIVE:
         return 0
-    if timezone.now() < match.turn_started_at + timedelta(seconds=match.turn_timeout):
+    if timezone.now() < match.turn_started_at + timedelta(seconds=limit):
         return 0
+    pause = match.phase in game_of(match).info.pause_phases
     humans = Seat.objects.filter(match=match, kind=SeatKind.HUMAN).values_list("index", flat=True)
     levels = {seat: TIMER_LEVEL for seat in humans}
     moves, version, seat_in_turn = 0, expected_version, None
@@ -499,6 +546,10 @@ def timed_out_turn(*, match_id: object, expected_version: int) -> int:
             break
         moves += 1
         version = result.version
+        if pause:  # everyone still to say "ready", until the pause is over
+            if result.match.phase not in game_of(result.match).info.pause_phases:
+                break
+            continue
         if seat_in_turn is None:  # the seat it first moved for: finish its turn only
             seat_in_turn = result.seat
             levels = {seat_in_turn: TIMER_LEVEL}

@@ -15,6 +15,7 @@ from datetime import timedelta
 from celery import shared_task
 from django.conf import settings
 from django.db import OperationalError
+from django.db.models import Q
 from django.utils import timezone
 
 from matches import services
@@ -83,12 +84,24 @@ def stalled_matches(older_than: float) -> list[tuple[str, int, str]]:
     ).values_list("id", "version")
     found = [(str(i), v, "com") for i, v in waiting_on_com.distinct()]
     now = timezone.now()
-    timed = Match.objects.filter(
-        status=MatchStatus.ACTIVE, turn_timeout__isnull=False, turn_started_at__isnull=False
-    ).values_list("id", "version", "turn_timeout", "turn_started_at")
-    for match_id, version, timeout, started in timed:
-        if started + timedelta(seconds=timeout) <= now:
-            found.append((str(match_id), version, "timer"))
+    timed = (
+        Match.objects.filter(status=MatchStatus.ACTIVE, turn_started_at__isnull=False)
+        .filter(Q(turn_timeout__isnull=False) | Q(round_pause_seconds__isnull=False))
+        .only(
+            "id",
+            "game",
+            "version",
+            "phase",
+            "turn_timeout",
+            "round_pause_seconds",
+            "turn_started_at",
+        )
+    )
+    for match in timed:
+        limit = services.turn_limit(match)
+        assert match.turn_started_at is not None
+        if limit is not None and match.turn_started_at + timedelta(seconds=limit) <= now:
+            found.append((str(match.id), match.version, "timer"))
     return found
 
 

@@ -15,6 +15,7 @@ from golf.actions import (
     Action,
     DiscardDrawn,
     DrawFromStock,
+    Next,
     RevealCard,
     SwapCard,
     TakeDiscard,
@@ -59,7 +60,8 @@ def _matched_line(rules: Rules, grid: list[str | None], position: int, card: str
         if position not in line:
             continue
         others = [grid[q] for q in line if q != position]
-        if all(c is not None and rank_of(c) == rank_of(card) for c in others):
+        key = rules.match_key(card)
+        if all(c is not None and rules.match_key(c) == key for c in others):
             if all(q % rules.cols == position % rules.cols for q in line):
                 return f"column {position % rules.cols + 1}"
             return f"row {position // rules.cols + 1}"
@@ -79,10 +81,17 @@ def hint(view: View, rules: Rules) -> Hint:
     return Hint(action, explain(view, rules, action))
 
 
+def _points(n: int) -> str:
+    """``1 point``, ``-2 points``, ``0 points``."""
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
 def explain(view: View, rules: Rules, action: Action) -> str:
     assert view.seat is not None
     grid = list(view.grids[view.seat])
     values = rules.value_table()
+    if isinstance(action, Next):
+        return f"The hole is scored: go on to hole {view.hole + 1} of {view.holes}."
     if isinstance(action, RevealCard):
         return (
             f"Turn up the card at {_where(rules, action.position)}: it shares no line with a "
@@ -96,8 +105,8 @@ def explain(view: View, rules: Rules, action: Action) -> str:
             if line is not None:
                 return f"Take the {card_name(top)} from the discard pile: it matches your {line}."
         return (
-            f"Take the {card_name(top)} from the discard pile: at {values[rank_of(top)]} "
-            "points it is better than what it would replace."
+            f"Take the {card_name(top)} from the discard pile: at "
+            f"{_points(values[rank_of(top)])} it is better than what it would replace."
         )
     if isinstance(action, DrawFromStock):
         if top is None:
@@ -121,7 +130,7 @@ def explain(view: View, rules: Rules, action: Action) -> str:
             saved = values[rank_of(old)] - values[rank_of(card)]
             return (
                 f"Swap the {card_name(card)} for the {card_name(old)} at {where}: "
-                f"it saves {saved} points.{ending}"
+                f"it saves {_points(saved)}.{ending}"
             )
         unseen = Knowledge.from_view(view, rules).mean
         why = (
@@ -130,7 +139,7 @@ def explain(view: View, rules: Rules, action: Action) -> str:
             else "one card fewer to turn up before you can go out"
         )
         return (
-            f"Put the {card_name(card)} ({values[rank_of(card)]} points) in place of the "
+            f"Put the {card_name(card)} ({_points(values[rank_of(card)])}) in place of the "
             f"face-down card at {where}: {why}.{ending}"
         )
     if isinstance(action, DiscardDrawn):

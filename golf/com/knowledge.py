@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from cards.deck import build_deck, rank_of
-from golf.rules import Position, Rules
+from golf.rules import MatchKey, Position, Rules
 from golf.scoring import score_grid
 from golf.views import View
 
@@ -39,12 +39,15 @@ class Knowledge:
 
     The estimate of a grid is its expected score if every face-down card were drawn from
     the unseen cards: the sum of known values and of the mean unseen value for each
-    face-down card, less the expected points saved by matched lines.
+    face-down card, less the expected points saved by matched lines. Cards match as the
+    rules say (:meth:`~golf.rules.Rules.match_key`: by rank, or by point value).
     """
 
     __slots__ = (
         "all_unknown",
         "keep_negative",
+        "key_prob",
+        "keys",
         "lines",
         "lines_at",
         "mean",
@@ -62,6 +65,14 @@ class Knowledge:
             total = sum(unseen.values())
         self.prob = {r: n / total for r, n in unseen.items()}
         self.mean = sum(p * self.values[r] for r, p in self.prob.items())
+        self.keys = rules.match_keys()
+        # the chance that an unseen card has a given match key, and that key's points
+        self.key_prob: dict[MatchKey, float] = {}
+        key_value: dict[MatchKey, int] = {}
+        for r, p in self.prob.items():
+            key = self.keys[r]
+            self.key_prob[key] = self.key_prob.get(key, 0.0) + p
+            key_value[key] = self.values[r]
         self.keep_negative = rules.negative_pairs_keep_value
         self.lines = rules.line_positions()
         self.lines_at: list[list[tuple[Position, ...]]] = [[] for _ in range(rules.cells)]
@@ -73,9 +84,9 @@ class Knowledge:
             m = len(line)
             if m not in self.all_unknown:
                 self.all_unknown[m] = sum(
-                    (p**m) * m * self.values[r]
-                    for r, p in self.prob.items()
-                    if not (self.keep_negative and self.values[r] < 0)
+                    (p**m) * m * key_value[k]
+                    for k, p in self.key_prob.items()
+                    if not (self.keep_negative and key_value[k] < 0)
                 )
 
     @classmethod
@@ -87,6 +98,7 @@ class Knowledge:
 
     def line_saving(self, cells: Sequence[Rank | None], line: Sequence[Position]) -> float:
         """Expected points a line saves by matching, given the known cells in it."""
+        keys = self.keys
         first: Rank | None = None
         unknown = 0
         for p in line:
@@ -95,14 +107,14 @@ class Knowledge:
                 unknown += 1
             elif first is None:
                 first = r
-            elif r != first:
+            elif keys[r] != keys[first]:
                 return 0.0
         if first is None:
             return self.all_unknown[len(line)]
         v = self.values[first]
         if self.keep_negative and v < 0:
             return 0.0
-        return (self.prob.get(first, 0.0) ** unknown) * len(line) * v
+        return (self.key_prob.get(keys[first], 0.0) ** unknown) * len(line) * v
 
     def estimate(self, cells: Sequence[Rank | None]) -> float:
         """Expected score of a grid given as ranks (``None`` for a face-down card)."""

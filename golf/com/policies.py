@@ -6,6 +6,9 @@ seeded random source, and returns one of the view's legal actions.
   thinks about the unseen cards or the other players, and now and then blunders.
 * ``normal``: a sound expected-value player (see :mod:`golf.com.evaluate`).
 * ``hard``: determinized search over the unseen cards (see :mod:`golf.com.search`).
+
+``medium`` is another name of ``normal`` (:data:`LEVEL_ALIASES`), accepted wherever a level
+is named. In the pause after a hole every level answers ``next`` (its only legal action).
 """
 
 from __future__ import annotations
@@ -51,13 +54,14 @@ def easy_policy(view: View, rules: Rules, rng: random.Random) -> Action:
     face_down = [p for p, c in enumerate(grid) if c is None]
 
     def pair_spot(card: str) -> int | None:
-        # an empty column spot next to a face-up card of the same rank
+        # an empty column spot next to a face-up card that matches it
         cols = rules.cols
+        key = rules.match_key(card)
         for p in face_up:
             assert grid[p] is not None
-            if rank_of(grid[p] or "") == rank_of(card):
+            if rules.match_key(grid[p] or "") == key:
                 for q in range(p % cols, rules.cells, cols):
-                    if q != p and (grid[q] is None or rank_of(grid[q] or "") != rank_of(card)):
+                    if q != p and (grid[q] is None or rules.match_key(grid[q] or "") != key):
                         return q
         return None
 
@@ -129,12 +133,20 @@ POLICIES: dict[str, Policy] = {
     "hard": hard_policy,
 }
 LEVELS = ("easy", "normal", "hard")
+#: Other names of a level, accepted wherever a level is named (Vanikar calls it "medium").
+LEVEL_ALIASES: dict[str, str] = {"medium": "normal"}
+
+
+def resolve_level(level: str) -> str:
+    """The level ``level`` names (itself, or the level an alias stands for); a
+    ``ValueError`` for an unknown name."""
+    level = LEVEL_ALIASES.get(level, level)
+    if level not in POLICIES:
+        known = sorted([*POLICIES, *LEVEL_ALIASES])
+        raise ValueError(f"unknown COM level {level!r}; one of {known}")
+    return level
 
 
 def choose_action(level: str, view: View, rules: Rules, rng: random.Random) -> Action:
-    """The move of a COM of ``level`` for the seat whose view this is."""
-    try:
-        policy = POLICIES[level]
-    except KeyError:
-        raise ValueError(f"unknown COM level {level!r}; one of {sorted(POLICIES)}") from None
-    return policy(view, rules, rng)
+    """The move of a COM of ``level`` (or an alias of one) for the seat whose view this is."""
+    return POLICIES[resolve_level(level)](view, rules, rng)

@@ -55,6 +55,7 @@ class _Sim:
         "finals_left",
         "finisher",
         "grids",
+        "keys",
         "lines_at",
         "mean",
         "rng",
@@ -80,6 +81,7 @@ class _Sim:
     ) -> None:
         self.rules = rules
         self.values = rules.value_table()
+        self.keys = rules.match_keys()
         self.grids = grids
         self.up = up
         self.stock = stock
@@ -93,7 +95,7 @@ class _Sim:
 
     # --- what a seat believes its grid is worth: face-down cards at the mean --------------
     def _line_value(self, seat: int, line: tuple[int, ...], pos: int, rank: str | None) -> float:
-        grid, up, values = self.grids[seat], self.up[seat], self.values
+        grid, up, values, keys = self.grids[seat], self.up[seat], self.values, self.keys
         first = None
         total = 0.0
         matched = True
@@ -109,7 +111,7 @@ class _Sim:
                 total += values[r]
                 if first is None:
                     first = r
-                elif r != first:
+                elif keys[r] != keys[first]:
                     matched = False
         if matched and not (self.rules.negative_pairs_keep_value and total < 0):
             return 0.0
@@ -194,11 +196,11 @@ class _Sim:
         return self.end_turn(seat)
 
     def exact(self, seat: int) -> int:
-        grid, values = self.grids[seat], self.values
+        grid, values, keys = self.grids[seat], self.values, self.keys
         zero: set[int] = set()
         for line in self.rules.line_positions():
             first = grid[line[0]]
-            if all(grid[q] == first for q in line):
+            if all(keys[grid[q]] == keys[first] for q in line):
                 if self.rules.negative_pairs_keep_value and values[first] < 0:
                     continue
                 zero.update(line)

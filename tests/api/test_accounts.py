@@ -64,16 +64,23 @@ def test_anonymous_requests_are_401(anon):
 def test_rulesets_list_every_preset_and_option(anon):
     body = anon.get("/api/rulesets").json()
     assert [r["preset"] for r in body] == [
+        "flick-nines",
         "nine-card",
         "six-card",
         "six-card-instant",
         "six-card-jokers",
+        "vanikar-six",
+        "yorimichi-basic",
+        "yorimichi-instant",
+        "yorimichi-jokers",
     ]
-    six = body[1]
+    six = next(r for r in body if r["preset"] == "six-card")
     options = {o["name"]: o for o in six["options"]}
     assert options["final_turns"]["schema"]["enum"] == ["others_once", "none"]
     assert options["grid"]["default"] == "2x3" and options["holes"]["default"] == 9
-    assert set(options) == set(six["rules"]) - {"preset"}
+    # every option, and the points table derived from them
+    assert set(options) == set(six["rules"]) - {"preset", "points"}
+    assert six["rules"]["points"]["K"] == 0 and six["rules"]["points"]["2"] == -2
 
 
 def test_games_describe_their_seats_presets_options_and_com_levels(anon):

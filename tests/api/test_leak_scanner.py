@@ -24,7 +24,7 @@ Every fourth match (and some others) has one human, every other seat a COM, and 
 its human undoes half the times it may (nearly always until it has seen a COM's card), and
 the match must have undone turns that showed it a COM's face-down card.
 
-``GOLF_LEAK_MATCHES`` sets how many matches (default 8).
+``GOLF_LEAK_MATCHES`` sets how many matches (default: one per preset).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from tests.api.conftest import client_for
 from tests.api.leak import Scanner
 from tests.golf.invariants import Location, Sight, public_cards, view_marks
 
-MATCHES = int(os.environ.get("GOLF_LEAK_MATCHES", "8"))
+MATCHES = int(os.environ.get("GOLF_LEAK_MATCHES", str(len(PRESETS))))  # each preset once
 # What a COM plays changes what there is to read, not who may read it. "hard" runs
 # rollouts on every move, which the hints read after every action already exercise.
 LEVELS = [level for level in get_game("golf").info.com_levels if level != "hard"]
@@ -107,10 +107,9 @@ def random_match(
     seats = [{"type": "me"}] + [{"type": "open"}] * (humans - 1)
     seats += [{"type": "com", "level": rng.choice(LEVELS)} for _ in range(players - humans)]
     rng.shuffle(seats)
-    holes = 1 if preset == "nine-card" else rng.choice([1, 2])  # nine-card holes are long
-    body = {"preset": preset, "seats": seats, "holes": holes, "hints": True}
-    if undo or (humans == 1 and rng.random() < 0.3):
-        body["undo"] = True
+    holes = 1 if PRESETS[preset].grid == (3, 3) else rng.choice([1, 2])  # 3x3 holes are long
+    undo = undo or (humans == 1 and rng.random() < 0.3)
+    body = {"preset": preset, "seats": seats, "holes": holes, "hints": True, "undo": undo}
     creator = client_for(users[0])
     created = creator.post("/api/matches", body, format="json")
     assert created.status_code == 201, (body, created.content)

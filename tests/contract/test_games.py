@@ -482,10 +482,15 @@ class Playout:
         resampling check (``check_views``); events get this bound by the views.
         """
         game, seed = self.game, self.seed.hex()
+        shapes = shapes_of(game)
+        event_schema = shapes.schemas.event
         for event, after in zip(self.events, states, strict=True):
             ended = game.summary(after).status != "active"
+            kind = game.event_to_row(event)[0]
             for viewer in self.viewers:
                 text = dumps(game.redact(event, viewer, match_ended=ended))
+                if event_schema is not None:  # its data, as documented for its type
+                    shapes.validate(json.loads(text), f"{event_schema}_{kind}")
                 if ended:
                     continue
                 assert seed not in text, f"the seed in an event for {viewer}"
@@ -595,8 +600,8 @@ def test_info_and_schemas(name: str) -> None:
     schemas = game.json_schemas()
     prefix = info.title.replace(" ", "")
     assert all(name.startswith(prefix) for name in schemas.components), "names are the game's"
-    for key in (schemas.rules, schemas.action, schemas.view):
-        assert key in schemas.components
+    for key in (schemas.rules, schemas.action, schemas.view, schemas.event):
+        assert key is None or key in schemas.components
     refs = {v for _, v in leaves(json.loads(dumps(dict(schemas.components)))) if isinstance(v, str)}
     for ref in (r for r in refs if r.startswith("#/")):
         assert ref.removeprefix("#/components/schemas/") in schemas.components, ref

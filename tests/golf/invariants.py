@@ -64,10 +64,11 @@ def public_cards(state: State, seat: int | None) -> Counter[str]:
 
 def seen_cards(state: State, seat: int | None) -> list[str]:
     """The hidden cards the engine marks as seen by ``seat`` in undone turns."""
-    if seat is None or seat != state.undo_seat:
+    if seat is None or seat not in state.undo_seats:
         return []
-    cards = [state.grids[s][p] for s, p in state.seen] + list(state.stock[: state.stock_seen])
-    if state.drawn_seen and state.drawn is not None and state.to_act != seat:
+    cards = [state.grids[s][p] for s, p in state.seen_by(seat)]
+    cards.extend(state.stock[: state.stock_seen_by(seat)])
+    if seat in state.drawn_seen and state.drawn is not None and state.to_act != seat:
         cards.append(state.drawn)
     return cards
 

@@ -10,6 +10,7 @@ from golf import (
     PRESETS,
     RevealCard,
     Rules,
+    RulesError,
     decide,
     legal_actions,
     replay,
@@ -32,6 +33,15 @@ def quick_hard(view, rules, rng):
 
 QUICK_POLICIES = {**POLICIES, "hard": quick_hard}
 
+
+def fits(rules: Rules, players: int) -> bool:
+    try:
+        rules.validate_for(players)
+    except RulesError:
+        return False
+    return True
+
+
 TABLES = [
     (preset, players, overrides)
     for preset in sorted(PRESETS)
@@ -42,6 +52,7 @@ TABLES = [
         {"flip_on_discard": "optional", "negative_pairs_keep_value": True},
         {"lines": "rows_and_columns", "grid": "3x3", "final_turns": "none"},
     )
+    if fits(Rules.from_preset(preset, **overrides), players)  # (one deck: no 6 x 3x3)
 ]
 
 

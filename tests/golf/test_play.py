@@ -17,6 +17,7 @@ from golf import (
     start_match,
 )
 from golf import errors as e
+from golf.actions import Next
 from golf.state import Phase
 from tests.golf.helpers import SEED, act, flip_all, names, table
 
@@ -185,8 +186,10 @@ def test_others_once_gives_every_other_seat_exactly_one_more_turn():
     assert state.to_act == 2
     state, _ = act(state, 2, DrawFromStock())
     state, events = act(state, 2, DiscardDrawn())
-    assert names(events)[1:3] == ["hole_scored", "hole_dealt"]
+    # the hole is scored; the next deal waits for the humans' "next" (pause_between_holes)
+    assert names(events)[1:] == ["hole_scored"] and state.phase is Phase.HOLE_OVER
     assert events[1].reason == "final_turns_done"
+    assert state.hole_finishers == (0,)
 
 
 def test_a_second_finisher_adds_no_turns():
@@ -257,9 +260,9 @@ def test_the_hole_ends_when_the_stock_cannot_be_refilled():
     state, _ = act(state, 0, RevealCard(0))
     # when the first turn would start
     state, events = act(state, 1, RevealCard(0))
-    # then the hole is scored at once
-    assert names(events) == ["card_revealed", "hole_scored", "match_finished"] or names(events)[
-        :3
-    ] == ["card_revealed", "hole_scored", "hole_dealt"]
-    assert events[1].reason == "stock_exhausted"
-    assert state.hole == 2
+    # then the hole is scored at once (and the next deal waits for both humans' "next")
+    assert names(events) == ["card_revealed", "hole_scored"]
+    assert events[1].reason == "stock_exhausted" and state.hole_finishers == (None,)
+    state, _ = act(state, 0, Next())
+    state, events = act(state, 1, Next())
+    assert names(events) == ["hole_acknowledged", "hole_dealt"] and state.hole == 2

@@ -45,9 +45,12 @@ def test_a_timed_out_pass_and_play_are_made_by_the_server(
     assert turn_timer.apply(args=(str(match.id), match.version)).get() == 0  # not yet due
     Match.objects.filter(pk=match.pk).update(turn_started_at=timezone.now() - timedelta(seconds=61))
     with django_capture_on_commit_callbacks(execute=True):
-        assert turn_timer.apply(args=(str(match.id), match.version)).get() == 1
+        moves = turn_timer.apply(args=(str(match.id), match.version)).get()
     auto = list(MatchEvent.objects.filter(match=match, actor="timer:0").order_by("seq"))
-    assert [e.type for e in auto] == ["cards_passed", "passes_exchanged"]  # and the exchange
+    # the pass, and the exchange it completes; then, while seat 0 is still to act (it holds
+    # the 2 of clubs), its lead too
+    assert [e.type for e in auto][:2] == ["cards_passed", "passes_exchanged"]
+    assert moves == 1 + len(auto[2:]) and all(e.type == "card_played" for e in auto[2:])
     assert auto[0].payload["seat"] == 0
     match.refresh_from_db()
     view = match_view(match, alice)
