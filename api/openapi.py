@@ -25,9 +25,12 @@ def _ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def _union(names: list[str]) -> dict[str, Any]:
+def _union(names: list[str], keyword: str = "oneOf") -> dict[str, Any]:
+    """One of the games' shapes: ``oneOf`` where they exclude each other (rules name their
+    game's presets, a match request its game), ``anyOf`` where they may coincide (an
+    action such as ``{"type": "undo"}`` is one in more than one game)."""
     refs = [_ref(name) for name in names]
-    return refs[0] if len(refs) == 1 else {"oneOf": refs}
+    return refs[0] if len(refs) == 1 else {keyword: refs}
 
 
 def _overrides(rules: dict[str, Any]) -> dict[str, Any]:
@@ -51,7 +54,7 @@ def add_game_schemas(
     for schemas in shapes.values():
         components.update(copy.deepcopy(dict(schemas.components)))
     components["GameRules"] = _union([s.rules for s in shapes.values()])
-    components["GameAction"] = _union([s.action for s in shapes.values()])
+    components["GameAction"] = _union([s.action for s in shapes.values()], "anyOf")
     components["GameView"] = _union([s.view for s in shapes.values()])
     events = [s.event for s in shapes.values()]
     components["GameEventData"] = (

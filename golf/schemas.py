@@ -279,8 +279,9 @@ ACT_RESULT_EXAMPLE = {
         {
             "seq": 9,
             "type": "card_drawn",
-            "version": 1,
+            "schema_version": 1,
             "actor": "user:2",
+            "seat": 0,
             "created_at": "2026-11-30T03:51:06.120077+00:00",
             "data": {"seat": 0, "source": "stock", "card": "KD"},
         }
@@ -292,16 +293,18 @@ EVENTS_EXAMPLE = {
         {
             "seq": 10,
             "type": "card_swapped",
-            "version": 1,
+            "schema_version": 1,
             "actor": "user:2",
+            "seat": 0,
             "created_at": "2026-11-30T03:51:06.920077+00:00",
             "data": {"seat": 0, "position": 1, "card": "KD", "replaced": "3S"},
         },
         {
             "seq": 11,
             "type": "card_drawn",
-            "version": 1,
-            "actor": "com:normal",
+            "schema_version": 1,
+            "actor": "com:normal:1",
+            "seat": 1,
             "created_at": "2026-11-30T03:51:06.950077+00:00",
             "data": {"seat": 1, "source": "stock", "card": None},
         },

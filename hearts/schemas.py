@@ -245,8 +245,9 @@ EVENTS_EXAMPLE = {
         {
             "seq": 14,
             "type": "card_played",
-            "version": 1,
-            "actor": "com:normal",
+            "schema_version": 1,
+            "actor": "com:normal:3",
+            "seat": 3,
             "created_at": "2026-11-30T03:51:06.950077+00:00",
             "data": {"seat": 3, "card": "JD"},
         },
@@ -264,8 +265,9 @@ EXAMPLES: dict[str, Any] = {
             {
                 "seq": 15,
                 "type": "card_played",
-                "version": 1,
+                "schema_version": 1,
                 "actor": "user:2",
+                "seat": 0,
                 "created_at": "2026-11-30T03:51:07.120077+00:00",
                 "data": {"seat": 0, "card": "8D"},
             }
