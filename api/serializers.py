@@ -120,14 +120,15 @@ class GameOptionSerializer(serializers.Serializer):
     default = serializers.JSONField(help_text="its value in the game's default preset")
 
 
-class PresetSerializer(serializers.Serializer):
-    name = serializers.CharField()
-    rules = GameRulesField(help_text="every option with this preset's value")
-
-
 class SeatLimitsSerializer(serializers.Serializer):
     min = serializers.IntegerField()
     max = serializers.IntegerField()
+
+
+class PresetSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    rules = GameRulesField(help_text="every option with this preset's value")
+    seats = SeatLimitsSerializer(help_text="the table sizes this preset can be played with")
 
 
 class GameSerializer(serializers.Serializer):

@@ -255,6 +255,11 @@ def options_json(game: Game, preset: str) -> list[dict[str, Any]]:
     ]
 
 
+def _seats(game: Game, preset: str) -> dict[str, int]:
+    low, high = game.seat_limits(game.rules(preset, {}))
+    return {"min": low, "max": high}
+
+
 def game_json(game: Game) -> dict[str, Any]:
     info = game.info
     return {
@@ -263,7 +268,10 @@ def game_json(game: Game) -> dict[str, Any]:
         "description": info.description,
         "round_name": info.round_name,
         "seats": {"min": info.min_seats, "max": info.max_seats},
-        "presets": [{"name": p, "rules": game.preset_rules(p)} for p in info.presets],
+        "presets": [
+            {"name": p, "rules": game.preset_rules(p), "seats": _seats(game, p)}
+            for p in info.presets
+        ],
         "default_preset": info.default_preset,
         "options": options_json(game, info.default_preset),
         "com_levels": list(info.com_levels),

@@ -4,11 +4,13 @@
     .venv/bin/python bench/run_soak.py [--clients 4] [--minutes 10] [--port 8000]
 
 Each client registers an account and plays whole matches, one after another, until the
-time is up: its human against 1-3 COMs, the presets and COM levels taken in turn so that
-every preset and every level comes up, one hole each. On its turn the client waits
-``--think`` seconds (a person is not instant, and the action throttle is per account),
-then sends a random legal action with ``If-Match`` and an ``Idempotency-Key``; otherwise it
-long-polls the match's events. COM turns run on the stack's Celery worker.
+time is up: its human against COMs (1-3 of them, as many as the game's table allows), the
+games, their presets and the COM levels taken in turn so that every preset of every game
+and every level comes up, one round each (a Golf hole, a deal of Hearts or Ninety-Nine).
+On its turn the client waits ``--think`` seconds (a person is not instant, and the action
+throttle is per account), then sends a random legal action with ``If-Match`` and an
+``Idempotency-Key``; otherwise it long-polls the match's events. COM turns run on the
+stack's Celery worker.
 
 It prints the matches played, human actions, errors (any answer but a success; a stale
 version is read again and a 429 is retried a second later, both counted apart), the COM
@@ -39,6 +41,33 @@ ROOT = Path(__file__).resolve().parents[1]
 LEVELS = ("easy", "normal", "hard")
 
 
+@dataclass(frozen=True)
+class Table:
+    """A game's preset, the option that makes it one round long, and how many COMs may
+    sit with one human."""
+
+    game: str
+    preset: str
+    rounds_option: str
+    coms: tuple[int, ...]
+
+
+def tables_of(games: list[dict]) -> list[Table]:  # type: ignore[type-arg]
+    """Every preset of every game (``GET /api/games``), interleaved game by game."""
+    by_game = []
+    for game in games:
+        options = {o["name"] for o in game["options"]}
+        rounds = "holes" if "holes" in options else "max_deals"
+        tables = []
+        for preset in game["presets"]:
+            low, high = preset["seats"]["min"], preset["seats"]["max"]
+            coms = tuple(n for n in (1, 2, 3) if low <= n + 1 <= high)
+            tables.append(Table(game["name"], preset["name"], rounds, coms))
+        by_game.append(tables)
+    mixed = itertools.chain.from_iterable(itertools.zip_longest(*by_game))
+    return [t for t in mixed if t is not None]
+
+
 @dataclass
 class Tally:
     matches: int = 0
@@ -63,10 +92,10 @@ class Tally:
 class Player:
     """One account playing whole matches in a row."""
 
-    def __init__(self, index: int, port: int, presets: list[str], args, tally: Tally) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, index: int, port: int, tables: list[Table], args, tally: Tally) -> None:  # type: ignore[no-untyped-def]
         self.index = index
         self.api = Api(port)
-        self.presets = presets
+        self.tables = tables
         self.args = args
         self.tally = tally
         self.rng = random.Random(args.seed * 1000 + index)
@@ -97,10 +126,12 @@ class Player:
         for k in itertools.count():
             if time.monotonic() >= deadline:
                 return
-            coms = 1 + (self.index + k) % 3
+            table = self.tables[(self.index + k) % len(self.tables)]
+            coms = table.coms[(self.index + k) % len(table.coms)]
             body = {
-                "preset": self.presets[(self.index + k) % len(self.presets)],
-                "holes": 1,
+                "game": table.game,
+                "preset": table.preset,
+                "rules": {table.rounds_option: 1},
                 "seats": [{"type": "me"}]
                 + [{"type": "com", "level": LEVELS[(k + j) % 3]} for j in range(coms)],
             }
@@ -181,14 +212,14 @@ def main() -> None:
 
     env = run_env()
     workers_before = worker_processes(env)
-    status, data = Api(args.port).call("GET", "/api/rulesets")
+    status, data = Api(args.port).call("GET", "/api/games")
     if status != 200:
-        raise SystemExit(f"no service on port {args.port} (GET /api/rulesets: {status})")
-    presets = [r["preset"] for r in json.loads(data)]
+        raise SystemExit(f"no service on port {args.port} (GET /api/games: {status})")
+    tables = tables_of(json.loads(data))
     tally = Tally()
     started = time.monotonic()
     deadline = started + 60 * args.minutes
-    players = [Player(i, args.port, presets, args, tally) for i in range(args.clients)]
+    players = [Player(i, args.port, tables, args, tally) for i in range(args.clients)]
     threads = [threading.Thread(target=p.run, args=(deadline,)) for p in players]
     for thread in threads:
         thread.start()
@@ -214,7 +245,9 @@ def main() -> None:
     def ms(values: list[float], q: float) -> str:
         return f"{1000 * percentile(values, q):.0f} ms" if values else "n/a"
 
+    games = sorted({t.game for t in tables})
     print(f"{args.clients} clients for {elapsed / 60:.1f} min on port {args.port}")
+    print(f"tables: {len(tables)} presets of {', '.join(games)}")
     print(f"matches: {tally.matches} started, {tally.finished} finished")
     print(f"human actions: {tally.actions} ({tally.actions / elapsed:.1f}/s)")
     print(f"stale versions read again: {tally.stale}; throttled and retried: {tally.throttled}")

@@ -94,3 +94,8 @@ def test_games_describe_their_seats_presets_options_and_com_levels(anon):
     schema = options["holes"]["schema"]
     assert (schema["type"], schema["minimum"], schema["maximum"]) == ("integer", 1, 18)
     assert options["holes"]["default"] == 9 and options["undo"]["doc"]
+    # each preset says the table sizes it can be played with
+    hearts = {p["name"]: p["seats"] for p in games["hearts"]["presets"]}
+    assert hearts == {"hearts": {"min": 3, "max": 5}, "hearts-classic": {"min": 4, "max": 4}}
+    sizes = {p["name"]: p["seats"] for p in golf["presets"]}
+    assert sizes["six-card"] == {"min": 2, "max": 6}
