@@ -13,8 +13,10 @@ removed) and the points each seat has taken. Its habits:
   hold points;
 * when void, dump the queen of spades, then the ace and king of spades, then the highest
   heart, then the highest card of a short suit;
-* watch for a moon shot: when one seat has taken every point so far, the others try to
-  take a point themselves; a seat that has taken them all keeps going for the rest.
+* watch for a moon shot (when the rules score one): when one seat has taken every point
+  so far, the others try to take a point themselves; a seat that has taken them all keeps
+  going for the rest. With ``shoot_the_moon: off`` 26 points are just 26: nobody shoots
+  and nobody defends.
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ def play(t: Table, seat: int, legal: list[int]) -> int:
     if len(legal) == 1:
         return legal[0]
     hand = t.hands[seat]
-    shooter = shooter_of(t.taken)
+    shooter = shooter_of(t.taken) if t.moon else None
     if shooter is not None:
         if shooter == seat:
             if sum(t.taken) >= MOON_GO:
@@ -190,6 +192,11 @@ def _stop(t: Table, seat: int, shooter: int, hand: Sequence[int], legal: list[in
 # --- passing -------------------------------------------------------------------------------
 def choose_pass(hand: Sequence[int], count: int = 3) -> list[int]:
     """The ``count`` cards to pass: the most dangerous to keep."""
+    return sorted(pass_order(hand)[:count])
+
+
+def pass_order(hand: Sequence[int]) -> list[int]:
+    """The hand, the most dangerous card to keep first."""
     lengths = [0, 0, 0, 0]
     for c in hand:
         lengths[c // 13] += 1
@@ -210,5 +217,4 @@ def choose_pass(hand: Sequence[int], count: int = 3) -> list[int]:
         short = 12 if lengths[suit] <= 3 else 0
         return 2 * rank + short if rank >= 6 else rank + short // 2
 
-    ranked = sorted(hand, key=lambda c: (-danger(c), -c))
-    return sorted(ranked[:count])
+    return sorted(hand, key=lambda c: (-danger(c), -c))

@@ -78,13 +78,20 @@ def explain(view: View, action: Action) -> str:
         if is_points_card(card):
             return f"You are out of {SUITS[led]}: dump the {name} on the {card_name(top)}."
         return f"You are out of {SUITS[led]}: shed the {name}, a card that could win later."
+    suit, top_name = SUITS[led][:-1], card_name(top)
+    ours = [c for c in view.hand if c[1] == led]
+    under = [c for c in ours if to_int(c) < to_int(top)]
     if to_int(card) < to_int(top):
-        return (
-            f"Play the {name}: the highest {SUITS[led][:-1]} that stays under the {card_name(top)}."
-        )
+        if card == max(under, key=to_int):
+            return f"Play the {name}: the highest {suit} that stays under the {top_name}."
+        return f"Play the {name}: it stays under the {top_name}, and you keep a higher {suit}."
     if points and view.taken and max(view.taken) == sum(view.taken) >= 14:
         return f"Take this trick with the {name}: one seat has every point so far (moon)."
-    return f"Play the {name}: this trick is yours anyway, so get rid of a high card."
+    if under:
+        return f"Play the {name}: take this trick now, and keep a low {suit} to duck later."
+    if card == max(ours, key=to_int):
+        return f"Play the {name}: this trick is yours anyway, so get rid of a high card."
+    return f"Play the {name}: you cannot stay under the {top_name}."
 
 
 def _explain_pass(view: View, cards: list[str]) -> str:

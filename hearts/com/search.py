@@ -1,15 +1,19 @@
 """The ``hard`` COM: determinized search over the unseen cards.
 
 From its view alone the seat draws the other hands consistently with everything it knows
-(:mod:`hearts.com.knowledge`: voids, its own pass, what the rules imply), then plays each
+(:mod:`hearts.com.knowledge`: voids, its own pass, what the rules imply), and likelier
+the better they explain what the others have done: the deals come from a chain weighed
+by how many of the others' plays (and of the pass it received) the rules of thumb would
+have made from them (:class:`~hearts.com.knowledge.Posterior`). It then plays each
 candidate card on every sample and the rest of the deal out with the rules of thumb of
 :mod:`hearts.com.heuristic` for every seat, moon shots and their defence included. A
 candidate is valued by the seat's deal score less the others' mean (so shooting the moon,
-and stopping it, count for what they are worth); the lowest mean over the samples wins.
-Every candidate meets the same samples (common random numbers), cards that are
-equivalent (neighbours in a suit with nothing left between them) are tried once, and
-the budget (rollout plays per decision) is fixed, so a decision is deterministic for a
-given seed and its time bounded.
+and stopping it, count for what they are worth); the lowest mean over the samples wins,
+ties going to the rules of thumb's own choice. Every candidate meets the same samples
+(common random numbers), cards that are equivalent (neighbours in a suit with nothing
+left between them) are tried once, and the budget (rollout plays per decision, chain
+steps per sample) is fixed, so a decision is deterministic for a given seed and its time
+bounded.
 
 Passing uses the same rollouts: the heuristic's best few passes are each played out over
 deals of the unseen cards (with the cards the seat will receive drawn from them).
@@ -22,7 +26,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from hearts.com import heuristic
-from hearts.com.knowledge import Knowledge
+from hearts.com.knowledge import Knowledge, Posterior
 from hearts.com.table import Table, legal_ints, to_int
 from hearts.rules import Rules
 from hearts.views import View
@@ -34,6 +38,10 @@ class Budget:
     min_samples: int = 12
     max_samples: int = 80
     pass_candidates: int = 5
+    slip: float = 0.03  # the least chance a seat is taken to depart from the rules of thumb
+    thin: int = 5  # chain steps between two samples kept
+    burn: int = 100  # chain steps before the first one
+    lookahead: int = 0  # in the rollouts, this seat: 1 avoids points it sees coming, 2 searches
 
 
 DEFAULT_BUDGET = Budget()
@@ -61,27 +69,81 @@ def _value(scores: tuple[int, ...], seat: int) -> float:
     return scores[seat] - (sum(scores) - scores[seat]) / (n - 1)
 
 
-def _rollout(table: Table) -> tuple[int, ...]:
-    """Play the deal out with the rules of thumb for every seat; the deal's scores."""
+def _rollout(table: Table, me: int = -1) -> tuple[int, ...]:
+    """Play the deal out with the rules of thumb for every seat (``me`` looking ahead to
+    the end of each trick); the deal's scores."""
     choose = heuristic.play
     hands, n = table.hands, table.n
     while True:
         trick = table.trick
-        hand = hands[(table.leader + len(trick)) % n]
+        seat = (table.leader + len(trick)) % n
+        hand = hands[seat]
         if not hand:
             return table.scores()
         legal = legal_ints(
             hand, trick, table.first, table.broken, table.opening, table.points_allowed
         )
-        table.play(
-            legal[0] if len(legal) == 1 else choose(table, (table.leader + len(trick)) % n, legal)
-        )
+        if len(legal) == 1:
+            table.play(legal[0])
+        elif seat == me:
+            table.play(
+                _look_ahead(table, seat, legal) if LOOK == 1 else _nested(table, seat, legal)
+            )
+        else:
+            table.play(choose(table, seat, legal))
+
+
+LOOK = 1
+
+
+def _nested(table: Table, seat: int, legal: list[int]) -> int:
+    best, best_v = legal[0], None
+    fav = heuristic.play(table, seat, legal)
+    for c in legal:
+        t = table.copy()
+        t.play(c)
+        v = _value(_rollout(t), seat)
+        if best_v is None or v < best_v or (v == best_v and c == fav):
+            best, best_v = c, v
+    return best
+
+
+def _trick_cost(table: Table, seat: int, card: int) -> int:
+    """The points ``seat`` takes in this trick if it plays ``card`` and the others finish
+    it by the rules of thumb (on this sample's hands)."""
+    trial = table.copy()
+    before = trial.taken[seat]
+    trial.play(card)
+    while trial.trick:
+        s = (trial.leader + len(trial.trick)) % trial.n
+        legal = trial.legal(s)
+        trial.play(legal[0] if len(legal) == 1 else heuristic.play(trial, s, legal))
+    return trial.taken[seat] - before
+
+
+def _look_ahead(table: Table, seat: int, legal: list[int]) -> int:
+    """The rules of thumb's card, unless another one would take fewer points in this
+    trick: then the rules of thumb's choice among those that take the fewest."""
+    card = heuristic.play(table, seat, legal)
+    if table.moon and heuristic.shooter_of(table.taken) is not None:
+        return card  # a moon shot on: points are not simply bad
+    cost = _trick_cost(table, seat, card)
+    if not cost:
+        return card
+    costs = {c: _trick_cost(table, seat, c) for c in legal if c != card}
+    least = min(costs.values())
+    if least >= cost:
+        return card
+    cheapest = [c for c, v in costs.items() if v == least]
+    return cheapest[0] if len(cheapest) == 1 else heuristic.play(table, seat, cheapest)
 
 
 def choose_play(
     view: View, rules: Rules, rng: random.Random, budget: Budget = DEFAULT_BUDGET
 ) -> int:
     """The card (as an integer) the seat plays, by determinized rollouts."""
+    global LOOK
+    LOOK = budget.lookahead
     know = Knowledge.from_view(view, rules)
     seat = know.seat
     public = know.public_table()
@@ -94,15 +156,24 @@ def choose_play(
     samples = budget.plays // (remaining * len(candidates))
     samples = max(budget.min_samples, min(budget.max_samples, samples))
     totals = dict.fromkeys(candidates, 0.0)
-    for _ in range(samples):
-        table = know.table(know.sample(rng))
+    for hands in _likely_samples(know, rng, samples, budget):
+        table = know.table(hands)
         for card in candidates:
             trial = table.copy()
             trial.play(card)
-            totals[card] += _value(_rollout(trial), seat)
-    # ties (and near ties) go to the rules of thumb's own choice
+            totals[card] += _value(_rollout(trial, seat if budget.lookahead else -1), seat)
+
+    # the rules of thumb's choice (or the card tried for it) wins ties and near ties
+    favourite = max(c for c in candidates if c // 13 == favourite // 13 and c <= favourite)
     best = min(candidates, key=lambda c: (round(totals[c] / samples, 6), c != favourite))
     return best
+
+
+def _likely_samples(
+    know: Knowledge, rng: random.Random, count: int, budget: Budget
+) -> list[list[list[int]]]:
+    """``count`` deals of the unseen cards, likelier the better they explain the plays."""
+    return Posterior(know, budget.slip).draw(rng, count, budget.thin, budget.burn)
 
 
 def choose_pass(

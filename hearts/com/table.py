@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from cards.deck import CardCode
 from cards.tricks import RANK_ORDER
-from hearts.rules import JackOfDiamonds, Rules
+from hearts.rules import JackOfDiamonds, Moon, Rules
 from hearts.scoring import SUIT_ORDER, score_deal
 
 CLUBS, DIAMONDS, SPADES, HEARTS = range(4)
@@ -82,6 +82,7 @@ class Table:
         "jack",
         "jack_counts",
         "leader",
+        "moon",
         "n",
         "opening",
         "played",
@@ -118,6 +119,7 @@ class Table:
         self.points_allowed = rules.points_on_first_trick.value == "allowed"
         self.rules = rules
         self.jack_counts = rules.jack_of_diamonds is JackOfDiamonds.MINUS_10
+        self.moon = rules.shoot_the_moon is not Moon.OFF  # a moon shot scores as one
 
     def copy(self) -> Table:
         new = Table.__new__(Table)
@@ -134,6 +136,7 @@ class Table:
         new.points_allowed = self.points_allowed
         new.rules = self.rules
         new.jack_counts = self.jack_counts
+        new.moon = self.moon
         return new
 
     @property

@@ -5,10 +5,11 @@ import random
 import pytest
 
 from hearts.actions import PassCards, PlayCard
-from hearts.com.hint import hint
-from hearts.com.knowledge import Knowledge
-from hearts.com.policies import LEVELS, POLICIES, choose_action
-from hearts.com.table import legal_ints, to_code, to_int
+from hearts.com import heuristic
+from hearts.com.hint import explain, hint
+from hearts.com.knowledge import Knowledge, Posterior, misfits, observations
+from hearts.com.policies import LEVELS, POLICIES, choose_action, playable
+from hearts.com.table import legal_ints, mask_of, to_code, to_int
 from hearts.decide import legal_actions, legal_plays, start_match
 from hearts.game import HEARTS
 from hearts.hidden import resample_hidden
@@ -157,6 +158,26 @@ def test_hints_are_legal_explained_and_deterministic():
         assert again == given.to_json()
 
 
+def test_a_follow_hint_says_how_the_card_sits_in_the_hand():
+    """A reason speaks of "the highest" card under the trick's top only when it is."""
+    checked = 0
+    for state, seat in _positions(steps=200, seed=4):
+        view = view_for(state, seat)
+        cards = [a.card for a in playable(view) if isinstance(a, PlayCard)]
+        if not view.trick or len(cards) < 2:
+            continue
+        led = view.trick[0][1][1]
+        top = max((to_int(c) for _, c in view.trick if c[1] == led))
+        under = [c for c in view.hand if c[1] == led and to_int(c) < top]
+        for card in (c for c in cards if c[1] == led):
+            reason = explain(view, PlayCard(card))
+            highest = bool(under) and card == max(under, key=to_int)
+            assert ("the highest" in reason) == highest, (view.hand, view.trick, card, reason)
+            assert reason.endswith(".")
+            checked += 1
+    assert checked > 20
+
+
 def test_hint_explains_a_pass():
     state = replay(start_match(CLASSIC, 4, bytes(32)))
     given = hint(view_for(state, 0), CLASSIC)
@@ -168,3 +189,86 @@ def test_the_first_lead_hint():
     state, _ = table(Rules.from_preset("hearts"), hands)
     given = hint(view_for(state, 0), state.rules)
     assert given.action == PlayCard("2C") and "only legal card" in given.reason
+
+
+def _normal_positions(rules, players, deals, seed=0):
+    """Views along deals played by ``normal`` COMs, with the true hands."""
+    found = []
+    for deal in range(deals):
+        state = replay(start_match(rules, players, bytes([seed, deal]) * 16))
+        rng = random.Random(deal)
+        while not state.ended and state.deal <= 3:
+            seat = state.seats_to_act()[0]
+            view = view_for(state, seat)
+            if state.phase is Phase.PLAYING:
+                found.append((view, [sorted(to_int(c) for c in h) for h in state.hands]))
+            action = choose_action("normal", view, rules, rng)
+            state = replay(HEARTS.decide(state, seat, action), state)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("preset", "players"), [("hearts-classic", 4), ("hearts", 3), ("hearts", 5)]
+)
+def test_the_true_hands_explain_the_plays_of_normal_players(preset, players):
+    """``normal`` plays exactly by the rules of thumb: the true hands never misfit."""
+    rules = Rules.from_preset(preset, players=players)
+    for view, hands in _normal_positions(rules, players, 3)[::3]:
+        know = Knowledge.from_view(view, rules)
+        obs = observations(know)
+        posterior = Posterior(know, 0.03)
+        for seat in range(players):
+            if seat != know.seat:
+                assert misfits(obs, seat, hands[seat]) == 0
+                if seat == posterior.giver and seat == know.sent_to:  # across: exact
+                    assert posterior.misfit(seat, hands[seat]) == 0
+
+
+def test_the_posterior_draws_consistent_deals_closer_to_the_truth():
+    rules = CLASSIC
+    hits = {"random": 0, "posterior": 0}
+    for view, hands in _normal_positions(rules, 4, 4, seed=1)[20::6]:
+        know = Knowledge.from_view(view, rules)
+        unseen = set(know.unseen())
+        posterior = Posterior(know, 0.03)
+        drawn = posterior.draw(random.Random(3), 12, thin=5, burn=60)
+        for name, samples in (
+            ("random", [know.sample(random.Random(i)) for i in range(12)]),
+            ("posterior", drawn),
+        ):
+            for sample in samples:
+                assert sorted(c for h in sample for c in h) == sorted(
+                    [*unseen, *know.hand, *(c for k in know.known for c in k)]
+                )
+                assert sample[know.seat] == know.hand
+                for seat in range(4):
+                    assert not mask_of(sample[seat]) & know.forbidden[seat]
+                    assert set(know.known[seat]) <= set(sample[seat])
+                    if seat != know.seat:
+                        hits[name] += len(set(sample[seat]) & set(hands[seat]) & unseen)
+    assert hits["posterior"] > hits["random"] * 1.1
+
+
+def test_the_pass_order_ranks_what_normal_passes_first():
+    rng = random.Random(6)
+    for _ in range(50):
+        hand = sorted(rng.sample(range(52), 13))
+        assert heuristic.choose_pass(hand) == sorted(heuristic.pass_order(hand)[:3])
+
+
+def test_normal_ignores_the_moon_when_it_does_not_score():
+    from hearts.com.table import Table, mask_of
+
+    rules = Rules.from_preset("hearts")  # shoot_the_moon: off
+    played = [to_int(c) for c in ("2C", "3C", "4C", "5C", "QS", "2H", "3H", "4H", "5H", "6H")]
+    quiet = Table(
+        [sorted(to_int(c) for c in ("7H", "AH", "8D")), [], [], []],
+        rules,
+        leader=3,
+        trick=[to_int("9H")],
+        played=mask_of(played) | 1 << to_int("9H"),
+        taken=[0, 0, 0, 18],
+        broken=True,
+        first=False,
+    )
+    assert to_code(heuristic.play(quiet, 0, quiet.legal(0))) == "7H"  # ducks, no moon to stop
