@@ -14,6 +14,7 @@ import os
 from cards.protocol import Game
 from golf.game import GOLF
 from hearts.game import HEARTS
+from ninety_nine.game import NINETY_NINE
 
 _GAMES: dict[str, Game] = {}
 
@@ -56,5 +57,6 @@ def register_from(spec: str) -> Game:
 DEFAULT_GAME = "golf"
 register(GOLF)
 register(HEARTS)
+register(NINETY_NINE)
 for _spec in filter(None, os.environ.get("EXTRA_GAMES", "").split(",")):
     register_from(_spec.strip())

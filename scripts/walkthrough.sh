@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The walkthrough of docs/api.md as one script: register, play a hole of Golf against two
 # COMs by following the server's hints, read the log and the audit record, then play a
-# deal of Hearts against three COMs the same way.
+# deal of Hearts against three COMs and a deal of Ninety-Nine against two, the same way.
 # Run it against `make run`:  scripts/walkthrough.sh [http://127.0.0.1:8000]
 # It stops at the first failed request, printing the problem the server answered.
 set -euo pipefail
@@ -32,7 +32,7 @@ call POST "/matches/$MATCH/actions" '{"type": "reveal", "position": 4}' \
            d["view"]["grids"][d["view"]["seat"]])'
 # play MATCH: wait for our turn (long-poll), then do what the hint says, to the end
 play() {
-  local match=$1 detail status mine version hint
+  local match=$1 detail status mine version hint answer
   while :; do
     detail=$(call GET "/matches/$match")
     read -r status mine version < <(echo "$detail" | field '"%s %s %s" % (d["status"], d["your_turn"], d["version"])')
@@ -43,8 +43,16 @@ play() {
     fi
     hint=$(call GET "/matches/$match/hint")
     echo "v$version hint: $(echo "$hint" | field 'd["reason"]')"
-    call POST "/matches/$match/actions" "$(echo "$hint" | field 'json.dumps(d["action"])')" \
-      "If-Match: \"$version\"" "Idempotency-Key: $match-$version" > /dev/null
+    # If-Match: a COM moving meanwhile (bidding and passing are simultaneous) makes it a 412:
+    # nothing was done, so read the match again and go on
+    if ! answer=$(call POST "/matches/$match/actions" \
+      "$(echo "$hint" | field 'json.dumps(d["action"])')" \
+      "If-Match: \"$version\"" "Idempotency-Key: $match-$version" 2>&1); then
+      case "$answer" in
+        *"error: 412"*) echo "v$version: the match moved on meanwhile (412), reading it again" ;;
+        *) echo "$answer" >&2; return 1 ;;
+      esac
+    fi
   done
 }
 play "$MATCH"
@@ -66,3 +74,14 @@ play "$HEARTS"
 call GET "/matches/$HEARTS" \
   | field '"points taken %s, totals %s, winners %s" % (d["view"]["last_deal"]["taken"], d["totals"], d["winners"])'
 echo "verify it: scripts/manage verify_match $HEARTS"
+
+# Ninety-Nine: three players, one deal; the bid is three cards whose suits make the contract
+NINETY=$(call POST /matches '{"game": "ninety-nine", "rules": {"max_deals": 1},
+  "seats": [{"type": "me"}, {"type": "com", "level": "normal"}, {"type": "com", "level": "hard"}]}' \
+  | field 'd["id"]')
+call GET "/matches/$NINETY" \
+  | field '"ninety-nine match %s: my hand %s" % (d["id"], " ".join(d["view"]["hands"][0]))'
+play "$NINETY"
+call GET "/matches/$NINETY" \
+  | field '"contracts %s, tricks %s, totals %s, winners %s" % (d["view"]["last_deal"]["contracts"], d["view"]["last_deal"]["tricks"], d["totals"], d["winners"])'
+echo "verify it: scripts/manage verify_match $NINETY"

@@ -135,6 +135,9 @@ def test_make_run_serves_the_walkthrough_on_embedded_servers_and_keeps_its_data(
         hearts_id = next(line for line in lines if line.startswith("hearts match "))
         hearts_id = hearts_id.split()[2].rstrip(":")
         assert any(line.startswith("points taken ") for line in lines), walk.stdout
+        ninety_id = next(line for line in lines if line.startswith("ninety-nine match "))
+        ninety_id = ninety_id.split()[2].rstrip(":")
+        assert any(line.startswith("contracts ") for line in lines), walk.stdout
 
         verify = subprocess.run(
             ["scripts/manage", "verify_match", "--all"],
@@ -145,7 +148,8 @@ def test_make_run_serves_the_walkthrough_on_embedded_servers_and_keeps_its_data(
             timeout=120,
         )
         assert verify.returncode == 0, verify.stdout + verify.stderr
-        assert f"{match_id}: OK" in verify.stdout and f"{hearts_id}: OK" in verify.stdout
+        for played in (match_id, hearts_id, ninety_id):
+            assert f"{played}: OK" in verify.stdout, verify.stdout
         assert "0 with faults" in verify.stdout
     finally:
         output = service.interrupt()

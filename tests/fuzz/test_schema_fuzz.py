@@ -2,11 +2,11 @@
 
 The schema is the one the running application serves (``/api/schema/``); requests go
 through the WSGI application as a participant of a real match of each game (alice,
-seat 0 of a Golf match with two humans, and of a Hearts match with two humans and two
-COMs), with the path's ``match_id`` pointed at that match so the
-fuzzer reaches past the 404. Every response must be a non-5xx that conforms to the
-schema: its status code, content type, headers and body are documented, and data the
-schema forbids is refused with a 4xx.
+seat 0 of a Golf match with two humans, of a Hearts match with two humans and two COMs,
+and of a Ninety-Nine match with two humans and a COM), with the path's ``match_id``
+pointed at that match so the fuzzer reaches past the 404. Every response must be a
+non-5xx that conforms to the schema: its status code, content type, headers and body
+are documented, and data the schema forbids is refused with a 4xx.
 
 ``make test`` runs a few examples per operation (``GOLF_FUZZ_EXAMPLES``, default 15) drawn
 the same way every run; ``make fuzz`` runs many more, drawn afresh (``GOLF_FUZZ_RANDOM=1``).
@@ -82,6 +82,7 @@ def wsgi_calls(db, monkeypatch, settings):
 TABLES = {
     "golf": [{"type": "me"}, {"type": "open"}],
     "hearts": [{"type": "me"}, {"type": "open"}, {"type": "com"}, {"type": "com"}],
+    "ninety-nine": [{"type": "me"}, {"type": "open"}, {"type": "com"}],
 }
 assert set(TABLES) == {game.info.name for game in all_games()}, "a table for every game"
 

@@ -1,0 +1,159 @@
+"""Ninety-Nine as a :class:`cards.protocol.Game`: the one object the platform talks to
+(through the registry, ``games``)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from cards.protocol import GameInfo, LogAudit, Option, Schemas, Summary
+from cards.shuffle import commitment_of
+from ninety_nine import schemas, snapshot
+from ninety_nine.actions import Action, action_from_json
+from ninety_nine.audit import audit_log
+from ninety_nine.com import LEVELS, choose_action
+from ninety_nine.com.hint import hint
+from ninety_nine.decide import abort_match, decide, legal_actions, start_match
+from ninety_nine.events import Event, event_from_row, event_payload
+from ninety_nine.hidden import resample_hidden
+from ninety_nine.rules import OPTION_DOCS, OPTION_SCHEMAS, OPTIONS, PRESET, PRESETS, SEATS, Rules
+from ninety_nine.state import Phase, State, evolve, replay
+from ninety_nine.views import redact_event, view_for
+
+_STATUS = {Phase.FINISHED: "finished", Phase.ABORTED: "aborted"}
+
+
+class NinetyNine:
+    """David Parlett's three-player exact-bidding trick game (``docs/ninety-nine.md``)."""
+
+    info = GameInfo(
+        name="ninety-nine",
+        title="Ninety-Nine",
+        description=(
+            "Three players, 36 cards, 12 each. Lay three cards aside as your bid: their "
+            "suits say how many of the nine tricks you must take, exactly (clubs 3, hearts "
+            "2, spades 1, diamonds 0). A point a trick, a bonus for an exact contract, "
+            "premiums for declaring or revealing; first to 100 wins."
+        ),
+        round_name="deal",
+        min_seats=SEATS,
+        max_seats=SEATS,
+        presets=tuple(sorted(PRESETS)),
+        default_preset=PRESET,
+        options=tuple(Option(name, OPTION_DOCS[name], OPTION_SCHEMAS[name]) for name in OPTIONS),
+        com_levels=LEVELS,
+        default_com_level="normal",
+        default_seats={preset: ("me", "com", "com") for preset in PRESETS},
+    )
+
+    # --- rules ------------------------------------------------------------------------
+    def rules(self, preset: str, overrides: Mapping[str, Any]) -> Rules:
+        return Rules.from_preset(preset, **overrides)
+
+    def rules_to_json(self, rules: Rules) -> dict[str, Any]:
+        return rules.to_json()
+
+    def rules_from_json(self, data: Mapping[str, Any]) -> Rules:
+        return Rules.from_json(data)
+
+    def preset_rules(self, preset: str) -> dict[str, Any]:
+        return Rules.from_preset(preset).to_json()
+
+    def seat_limits(self, rules: Rules) -> tuple[int, int]:
+        return SEATS, SEATS
+
+    def json_schemas(self) -> Schemas:
+        prefix = schemas.PREFIX
+        return Schemas(
+            schemas.SCHEMAS,
+            rules=f"{prefix}Rules",
+            action=f"{prefix}Action",
+            view=f"{prefix}View",
+            event=f"{prefix}Event",
+            examples=schemas.EXAMPLES,
+        )
+
+    # --- playing ----------------------------------------------------------------------
+    def start(self, rules: Rules, players: Sequence[str], seed: bytes) -> list[Event]:
+        return start_match(rules, players, seed)
+
+    def action_from_json(self, data: object) -> Action:
+        return action_from_json(data)
+
+    def action_to_json(self, action: Action) -> dict[str, Any]:
+        return action.to_json()
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        return legal_actions(state, seat)
+
+    def decide(self, state: State, seat: int, action: Action) -> list[Event]:
+        return decide(state, seat, action)
+
+    def abort(self, state: State, reason: str) -> list[Event]:
+        return abort_match(state, reason)
+
+    def evolve(self, state: State | None, event: Event) -> State:
+        return evolve(state, event)
+
+    def replay(self, events: Iterable[Event], state: State | None = None) -> State:
+        return replay(events, state)
+
+    # --- storing ----------------------------------------------------------------------
+    def event_to_row(self, event: Event) -> tuple[str, int, dict[str, Any]]:
+        return event.name, event.version, event_payload(event)
+
+    def event_from_row(self, type_: str, version: int, payload: Mapping[str, Any]) -> Event:
+        return event_from_row(type_, version, payload)
+
+    def state_to_json(self, state: State) -> dict[str, Any]:
+        return snapshot.state_to_json(state)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
+        return snapshot.state_from_json(data)
+
+    # --- reading ----------------------------------------------------------------------
+    def seats_to_act(self, state: State) -> tuple[int, ...]:
+        return state.seats_to_act()
+
+    def summary(self, state: State) -> Summary:
+        return Summary(
+            status=_STATUS.get(state.phase, "active"),  # type: ignore[arg-type]
+            round=state.deal,
+            rounds=state.rules.most_deals,
+            phase=state.phase.value,
+            totals=state.totals,
+            winners=state.winners,
+        )
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return view_for(state, seat).to_json()
+
+    def redact(self, event: Event, seat: int | None, *, match_ended: bool) -> dict[str, Any]:
+        return redact_event(event, seat, match_ended=match_ended)
+
+    def players(self, state: State) -> tuple[str, ...]:
+        return state.players
+
+    def commitment(self, state: State) -> str:
+        return commitment_of(state.seed)
+
+    def revealed_seed(self, state: State) -> str | None:
+        return state.seed.hex() if state.ended else None
+
+    # --- computer players and hints ---------------------------------------------------
+    def com_action(self, state: State, seat: int, level: str, rng: random.Random) -> Action:
+        return choose_action(level, view_for(state, seat), rng)
+
+    def hint(self, state: State, seat: int) -> dict[str, Any]:
+        return hint(view_for(state, seat)).to_json()
+
+    # --- verifying and testing --------------------------------------------------------
+    def audit(self, events: Sequence[Event]) -> LogAudit:
+        return audit_log(events)
+
+    def resample_hidden(self, state: State, seat: int | None, rng: random.Random) -> State:
+        return resample_hidden(state, seat, rng)
+
+
+NINETY_NINE = NinetyNine()
