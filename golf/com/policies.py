@@ -43,14 +43,28 @@ def easy_policy(view: View, rules: Rules, rng: random.Random) -> Action:
     actions = playable(view)
     if len(actions) == 1:
         return actions[0]
-    if rng.random() < 0.1:  # a beginner's blunder
-        return rng.choice(actions)
     assert view.seat is not None
     grid = view.grids[view.seat]
+    # a line of matching face-up cards scores nothing: a beginner sees that much, and never
+    # takes a card out of it (unless the drawn card matches it too), not even by a blunder
+    matched = _matched_positions(grid, rules)
+    if view.drawn_card is not None:
+        keep = rules.match_key(view.drawn_card)
+        actions = [
+            a
+            for a in actions
+            if not (
+                isinstance(a, SwapCard)
+                and a.position in matched
+                and rules.match_key(grid[a.position] or "") != keep
+            )
+        ] or actions  # (every line matched and a taken card to place: it must go somewhere)
+    if rng.random() < 0.1:  # a beginner's blunder
+        return rng.choice(actions)
     values = rules.value_table()
     if view.phase is Phase.FLIPS:
         return rng.choice(actions)
-    face_up = [p for p, c in enumerate(grid) if c is not None]
+    face_up = [p for p, c in enumerate(grid) if c is not None and p not in matched]
     face_down = [p for p, c in enumerate(grid) if c is None]
 
     def pair_spot(card: str) -> int | None:
@@ -98,7 +112,19 @@ def easy_policy(view: View, rules: Rules, rng: random.Random) -> Action:
         if plain and (len(discards) == 1 or rng.random() < 0.5):
             return plain[0]
         return rng.choice(discards)
+    if worst is None and not face_down:
+        return rng.choice(actions)
     return SwapCard(worst if worst is not None else rng.choice(face_down))
+
+
+def _matched_positions(grid: tuple[str | None, ...], rules: Rules) -> frozenset[int]:
+    """The positions in a scoring line whose cards are all face up and match."""
+    matched: set[int] = set()
+    for line in rules.line_positions():
+        cards = [grid[p] for p in line]
+        if all(cards) and len({rules.match_key(c or "") for c in cards}) == 1:
+            matched.update(line)
+    return frozenset(matched)
 
 
 # --- normal -----------------------------------------------------------------------------------

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 
 from golf import (
     PRESETS,
+    DrawFromStock,
     RevealCard,
     Rules,
     RulesError,
+    SwapCard,
     decide,
     legal_actions,
     replay,
@@ -154,3 +157,30 @@ def test_hint_names_the_pair():
     given = hint(view_for(state, 0), rules)
     assert given.action.to_json() == {"type": "take_discard"}
     assert "matches your column 1" in given.reason
+
+
+@pytest.mark.parametrize(
+    ("grid", "drawn"),
+    [
+        (["9D", None, None, "9C", None, None], "2H"),  # 9D ? ? / 9C ? ?
+        ([None, "3C", "JH", None, None, "JD"], "4D"),  # ? 3C JH / ? ? JD
+    ],
+    ids=["nines", "jacks"],
+)
+def test_easy_never_breaks_a_matched_column_for_a_worse_card(grid, drawn):
+    rules = Rules.from_preset("six-card")
+    grids = [["9D", "3C", "JH", "9C", "5C", "JD"], ["AH", "2H", "3H", "4H", "5H", "6H"]]
+    state, _ = table(rules, grids, "8D", [drawn, "KS", "KC"], [COM, COM])
+    for seat in (0, 1):
+        for p in (0, 2):
+            state, _ = act(state, seat, RevealCard(p))
+    state, _ = act(state, 0, DrawFromStock())
+    view = view_for(state, 0)
+    assert view.drawn_card == drawn
+    # the position as the issue gives it (the view is all a COM reads)
+    view = dataclasses.replace(view, grids=(tuple(grid), view.grids[1]))
+    matched = [p for p, card in enumerate(grid) if card and card[0] in "9J"]
+    for seed in range(40):
+        action = POLICIES["easy"](view, rules, random.Random(seed))
+        assert action in view.legal_actions
+        assert not (isinstance(action, SwapCard) and action.position in matched), seed
