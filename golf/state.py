@@ -7,9 +7,8 @@ Live play and replay share :func:`evolve`, so a match is nothing but its event l
 from __future__ import annotations
 
 import enum
-import operator
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from cards.deck import CardCode
@@ -53,7 +52,7 @@ class Phase(enum.Enum):
 ENDED = frozenset({Phase.FINISHED, Phase.ABORTED})
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class State:
     """One playthrough at one point. Seats are 0..n-1; holes count from 1; ``version`` is
     the number of events folded in."""
@@ -175,20 +174,16 @@ def _set(seq: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
 
 
 # ``dataclasses.replace`` re-runs ``__init__`` over every field; evolve runs once per event on
-# the replay hot path, so states are copied slot by slot through the slot descriptors.
-_NAMES = tuple(f.name for f in fields(State))
-_GET_ALL = operator.attrgetter(*_NAMES)
-_SLOTS: dict[str, Any] = {name: State.__dict__[name] for name in _NAMES}
-_SETTERS = tuple(_SLOTS[name].__set__ for name in _NAMES)
+# the replay hot path, so a state is copied by one update of its instance dictionary (which
+# the frozen dataclass's ``__setattr__`` does not guard), then the changes by another.
 _new_state = object.__new__
 
 
 def _replace(s: State, changes: Changes) -> State:
     new: State = _new_state(State)
-    for setter, value in zip(_SETTERS, _GET_ALL(s), strict=True):
-        setter(new, value)
-    for name, value in changes.items():
-        _SLOTS[name].__set__(new, value)
+    fields_ = new.__dict__
+    fields_.update(s.__dict__)
+    fields_.update(changes)
     return new
 
 
@@ -403,7 +398,7 @@ def _undone(s: State, e: Undone) -> Changes:
             "stock_seen": tuple(sorted((v, n) for v, n in stock.items() if n > 0)),
         },
     )
-    return {name: getattr(marked, name) for name in _NAMES} | {"undo_point": marked}
+    return {**marked.__dict__, "undo_point": marked}
 
 
 _EVOLVERS: dict[type, Callable[[Any, Any], Changes]] = {
