@@ -69,9 +69,9 @@ def _value(scores: tuple[int, ...], seat: int) -> float:
     return scores[seat] - (sum(scores) - scores[seat]) / (n - 1)
 
 
-def _rollout(table: Table, me: int = -1) -> tuple[int, ...]:
-    """Play the deal out with the rules of thumb for every seat (``me`` looking ahead to
-    the end of each trick); the deal's scores."""
+def _rollout(table: Table, me: int = -1, look: int = 0) -> tuple[int, ...]:
+    """Play the deal out with the rules of thumb for every seat (``me`` looking ahead as
+    ``look`` says: 1 to the end of each trick, 2 by a nested search); the deal's scores."""
     choose = heuristic.play
     hands, n = table.hands, table.n
     while True:
@@ -87,13 +87,10 @@ def _rollout(table: Table, me: int = -1) -> tuple[int, ...]:
             table.play(legal[0])
         elif seat == me:
             table.play(
-                _look_ahead(table, seat, legal) if LOOK == 1 else _nested(table, seat, legal)
+                _look_ahead(table, seat, legal) if look == 1 else _nested(table, seat, legal)
             )
         else:
             table.play(choose(table, seat, legal))
-
-
-LOOK = 1
 
 
 def _nested(table: Table, seat: int, legal: list[int]) -> int:
@@ -142,8 +139,6 @@ def choose_play(
     view: View, rules: Rules, rng: random.Random, budget: Budget = DEFAULT_BUDGET
 ) -> int:
     """The card (as an integer) the seat plays, by determinized rollouts."""
-    global LOOK
-    LOOK = budget.lookahead
     know = Knowledge.from_view(view, rules)
     seat = know.seat
     public = know.public_table()
@@ -161,7 +156,8 @@ def choose_play(
         for card in candidates:
             trial = table.copy()
             trial.play(card)
-            totals[card] += _value(_rollout(trial, seat if budget.lookahead else -1), seat)
+            scores = _rollout(trial, seat if budget.lookahead else -1, budget.lookahead)
+            totals[card] += _value(scores, seat)
 
     # the rules of thumb's choice (or the card tried for it) wins ties and near ties
     favourite = max(c for c in candidates if c // 13 == favourite // 13 and c <= favourite)
