@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from cards.deck import CardCode
+from cards.frozen import replaced as _replace  # the hot path's copy of a state
 from golf.errors import EngineError
 from golf.events import (
     CardDiscarded,
@@ -171,20 +172,6 @@ class State:
 
 def _set(seq: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return (*seq[:index], value, *seq[index + 1 :])
-
-
-# ``dataclasses.replace`` re-runs ``__init__`` over every field; evolve runs once per event on
-# the replay hot path, so a state is copied by one update of its instance dictionary (which
-# the frozen dataclass's ``__setattr__`` does not guard), then the changes by another.
-_new_state = object.__new__
-
-
-def _replace(s: State, changes: Changes) -> State:
-    new: State = _new_state(State)
-    fields_ = new.__dict__
-    fields_.update(s.__dict__)
-    fields_.update(changes)
-    return new
 
 
 Changes: TypeAlias = dict[str, Any]

@@ -14,6 +14,7 @@ from typing import Any, TypeAlias
 
 from cards.deck import CardCode
 from cards.errors import EngineError
+from cards.frozen import replaced as _replace  # the hot path's copy of a state
 from ninety_nine.actions import PASS, REVEAL
 from ninety_nine.events import (
     BidMade,
@@ -109,20 +110,6 @@ class State:
             if self.calls[seat] is None:
                 return seat
         return None
-
-
-# ``dataclasses.replace`` re-runs ``__init__`` over every field; evolve runs once per event on
-# the replay hot path, so a state is copied by one update of its instance dictionary (which
-# the frozen dataclass's ``__setattr__`` does not guard), then the changes by another.
-_new_state = object.__new__
-
-
-def _replace(s: State, changes: Changes) -> State:
-    new: State = _new_state(State)
-    fields_ = new.__dict__
-    fields_.update(s.__dict__)
-    fields_.update(changes)
-    return new
 
 
 def _set(seq: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
