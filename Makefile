@@ -7,6 +7,10 @@ STAMP := $(VENV)/.installed
 # The tests' servers: embedded PostgreSQL and Redis under var/test, unless both
 # TEST_DATABASE_URL and TEST_REDIS_URL name running servers.
 WITH_TEST_SERVERS := $(BIN)/python scripts/embedded.py exec --dir var/test --fast --
+# The suite runs in this many processes (pytest-xdist), each on a database and a broker
+# database of its own; a test module stays in one process (its module fixtures run once).
+TEST_JOBS ?= 2
+PYTEST := $(BIN)/pytest --numprocesses=$(TEST_JOBS) --dist=loadscope
 
 .PHONY: run test pytest fuzz lint typecheck install lock clean
 
@@ -24,11 +28,11 @@ run: $(STAMP)
 
 ## Lint, type-check and run the whole suite on PostgreSQL and Redis.
 test: $(STAMP) lint typecheck
-	$(WITH_TEST_SERVERS) $(BIN)/pytest $(ARGS)
+	$(WITH_TEST_SERVERS) $(PYTEST) $(ARGS)
 
 ## Run part of the suite, without lint: make pytest ARGS="tests/api -x"
 pytest: $(STAMP)
-	$(WITH_TEST_SERVERS) $(BIN)/pytest $(ARGS)
+	$(WITH_TEST_SERVERS) $(PYTEST) $(ARGS)
 
 ## Fuzz every API operation from the OpenAPI schema with many fresh examples.
 FUZZ_EXAMPLES ?= 500

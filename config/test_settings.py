@@ -15,16 +15,22 @@ if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
         "the tests need DATABASE_URL and REDIS_URL: run them with `make test`, or "
         "`make pytest ARGS='tests/api -x'` for a part of the suite"
     )
-# the tests' broker is database 15 of the Redis they are given
+# The tests' broker is database 15 of the Redis they are given; with pytest-xdist each
+# test process (gw0, gw1, ...) has its own database counting down from 15, so one
+# process's live worker never takes another's tasks.
+_xdist_worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+if _xdist_worker > 14:
+    raise ImproperlyConfigured("at most 15 test processes: Redis has 16 databases")
 os.environ.setdefault(
-    "CELERY_BROKER_URL", urlsplit(os.environ["REDIS_URL"])._replace(path="/15").geturl()
+    "CELERY_BROKER_URL",
+    urlsplit(os.environ["REDIS_URL"])._replace(path=f"/{15 - _xdist_worker}").geturl(),
 )
 os.environ.setdefault("SECRET_KEY", "test-only-secret-key")
 # two chain keys: new matches use "t2"; "t1" stands for a key rotated out
 os.environ.setdefault("EVENT_CHAIN_KEYS", f"t2:{'22' * 32},t1:{'11' * 32}")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
 
-from config.settings import *  # noqa: F403
+from config.settings import *  # noqa: E402, F403 - after the environment above
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 CELERY_TASK_ALWAYS_EAGER = True

@@ -29,7 +29,7 @@ class Worker:
 
     def __init__(self) -> None:
         self.process: subprocess.Popen[bytes] | None = None
-        self.log = ROOT / "var" / "test-worker.log"
+        self.log = ROOT / "var" / f"test-worker-{os.environ.get('PYTEST_XDIST_WORKER', 'gw0')}.log"
         self.log.parent.mkdir(exist_ok=True)
 
     def start(self) -> None:
