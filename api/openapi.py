@@ -45,6 +45,25 @@ def _overrides(rules: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _subclasses(cls: type) -> list[type]:
+    return [sub for direct in cls.__subclasses__() for sub in (direct, *_subclasses(direct))]
+
+
+def close_request_bodies(
+    result: dict[str, Any], generator: Any, request: Any, public: Any
+) -> dict[str, Any]:
+    """Request shapes say ``additionalProperties: false``: the service refuses a field it
+    does not know (``StrictSerializer``) rather than ignore it."""
+    from api.serializers import StrictSerializer
+
+    components = result.get("components", {}).get("schemas", {})
+    for cls in _subclasses(StrictSerializer):
+        component = components.get(cls.__name__.removesuffix("Serializer"))
+        if component is not None and component.get("type") == "object":
+            component["additionalProperties"] = False
+    return result
+
+
 def add_game_schemas(
     result: dict[str, Any], generator: Any, request: Any, public: Any
 ) -> dict[str, Any]:

@@ -11,11 +11,11 @@ from matches.models import MatchStatus
 
 
 class StrictSerializer(serializers.Serializer):
-    """A request body read as JSON means it: no unknown fields, no coerced types.
-
-    DRF would turn ``"3"`` into 3, ``1`` into true and ``7`` into "7", and ignore fields
-    it does not know; a client that sends any of these has a bug it should hear about.
-    """
+    # A request body read as JSON means it: no unknown fields, no coerced types. DRF would
+    # turn "3" into 3, 1 into true and 7 into "7", and ignore fields it does not know; a
+    # client that sends any of these has a bug it should hear about. (A comment, not a
+    # docstring: the schema would give a docstring to every request shape built on this.)
+    # The schema says the same: these shapes take no other properties (api/openapi.py).
 
     def to_internal_value(self, data: object) -> object:
         if isinstance(data, dict):

@@ -197,6 +197,7 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.openapi.close_request_bodies",
         "api.openapi.add_game_schemas",
     ],
 }

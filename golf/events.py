@@ -36,6 +36,9 @@ class MatchStarted:
 
 @dataclass(frozen=True, slots=True)
 class HoleDealt:
+    """Hole ``hole`` is dealt by ``dealer``: every grid face down, the discard pile's first
+    card and the stock in order (each reader sees only what its view allows)."""
+
     hole: int
     dealer: Seat
     grids: Grids

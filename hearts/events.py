@@ -71,6 +71,8 @@ class PassesExchanged:
 
 @dataclass(frozen=True, slots=True)
 class CardPlayed:
+    """``seat`` played ``card`` to the trick."""
+
     seat: Seat
     card: CardCode
     name: ClassVar[str] = "card_played"
@@ -122,6 +124,8 @@ class MatchFinished:
 
 @dataclass(frozen=True, slots=True)
 class MatchAborted:
+    """The match was stopped before its end; the seed is revealed."""
+
     reason: str
     seed: str
     name: ClassVar[str] = "match_aborted"

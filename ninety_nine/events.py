@@ -111,6 +111,8 @@ class PremiumShown:
 
 @dataclass(frozen=True, slots=True)
 class CardPlayed:
+    """``seat`` played ``card`` to the trick."""
+
     seat: Seat
     card: CardCode
     name: ClassVar[str] = "card_played"

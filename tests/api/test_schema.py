@@ -57,3 +57,32 @@ def test_every_example_in_the_schema_is_valid_against_its_own_schema(client):
                         assert not errors, f"{method.upper()} {path} example {name!r}: {errors[:3]}"
                         checked += 1
     assert checked >= 10
+
+
+@pytest.mark.django_db
+def test_request_shapes_refuse_other_fields_and_no_description_is_internal(client):
+    """What the service refuses (unknown fields) the schema says; descriptions are for the
+    client authors who read them in generated code: no implementation notes, no
+    signatures a dataclass made up for itself."""
+    import re
+
+    document = client.get("/api/schema/?format=json").json()
+    components = document["components"]["schemas"]
+    # generators send a bearer token by default: the service takes it
+    assert document["components"]["securitySchemes"]["tokenAuth"] == {
+        **document["components"]["securitySchemes"]["tokenAuth"],
+        "type": "http",
+        "scheme": "bearer",
+    }
+    for name in ("Register", "Credentials", "SeatRequest", "Join", "Abort", "GolfMatchCreate"):
+        assert components[name]["additionalProperties"] is False, name
+    for name, component in components.items():
+        description = component.get("description", "")
+        assert "DRF" not in description, name
+        assert not re.match(r"\w+\(\w+: '", description), (name, description)
+    response = client.post(
+        "/api/accounts/register",
+        {"username": "zed", "password": "pw-zed-12345", "nickname": "z"},
+        content_type="application/json",
+    )
+    assert response.status_code == 400 and "nickname" in response.json()["errors"]
