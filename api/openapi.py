@@ -11,6 +11,7 @@ with that game's presets and rules; ``game`` is the default game when absent.
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 from games import DEFAULT_GAME, all_games
@@ -53,14 +54,22 @@ def close_request_bodies(
     result: dict[str, Any], generator: Any, request: Any, public: Any
 ) -> dict[str, Any]:
     """Request shapes say ``additionalProperties: false``: the service refuses a field it
-    does not know (``StrictSerializer``) rather than ignore it."""
+    does not know (``StrictSerializer``) rather than ignore it. Their fields' defaults go
+    into the descriptions: generators (openapi-typescript) make a field with a
+    ``default`` required, which a request field the service defaults is not."""
     from api.serializers import StrictSerializer
 
     components = result.get("components", {}).get("schemas", {})
     for cls in _subclasses(StrictSerializer):
         component = components.get(cls.__name__.removesuffix("Serializer"))
-        if component is not None and component.get("type") == "object":
-            component["additionalProperties"] = False
+        if component is None or component.get("type") != "object":
+            continue
+        component["additionalProperties"] = False
+        for field in component.get("properties", {}).values():
+            if "default" in field:
+                default = json.dumps(field.pop("default"))
+                said = field.get("description", "")
+                field["description"] = f"{said} (default: {default})".lstrip()
     return result
 
 

@@ -76,6 +76,9 @@ def test_request_shapes_refuse_other_fields_and_no_description_is_internal(clien
     }
     for name in ("Register", "Credentials", "SeatRequest", "Join", "Abort", "GolfMatchCreate"):
         assert components[name]["additionalProperties"] is False, name
+        # a default would make generated request types require the field
+        assert not any("default" in f for f in components[name]["properties"].values()), name
+    assert "(default: true)" in components["GolfMatchCreate"]["properties"]["hints"]["description"]
     for name, component in components.items():
         description = component.get("description", "")
         assert "DRF" not in description, name
