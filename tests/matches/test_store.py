@@ -318,3 +318,28 @@ def test_verify_needs_a_match(duel):
     with pytest.raises(CommandError):
         call_command("verify_match", "00000000-0000-0000-0000-000000000000")
     assert Match.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_verify_all_runs_in_parallel_processes_and_reports_in_order(alice, bob, settings):
+    from matches.management.commands.verify_match import BATCH
+
+    settings.MAX_UNFINISHED_MATCHES = 2 * BATCH
+
+    matches = []
+    for _ in range(BATCH + 10):  # more than one batch: two processes share the work
+        match = match_create(creator=alice, seats=[{"type": "me"}, {"type": "open"}])
+        match_join(match_id=match.id, user=bob)
+        matches.append(match)
+    with transaction.atomic():
+        tamper("UPDATE golf_matchevent SET actor = 'forged' WHERE match_id = %s", [matches[-3].id])
+    code, out = verify("--all", "--jobs", "2")
+    assert code == 1
+    assert f"{BATCH + 10} match(es) verified, 1 with faults" in out
+    heads = [line.split(":")[0] for line in out.splitlines() if line.endswith("checked)")]
+    assert heads == [str(m.id) for m in matches]  # in the order of creation
+    assert f"{matches[-3].id}: FAULT" in out
+    from django.core.management import CommandError
+
+    with pytest.raises(CommandError, match="--jobs"):
+        verify("--all", "--jobs", "-1")
