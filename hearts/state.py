@@ -27,7 +27,7 @@ from hearts.events import (
     Undone,
 )
 from hearts.rules import DIRECTIONS, Rules, Seat
-from hearts.scoring import JACK_OF_DIAMONDS, card_points, is_points_card, sort_hand
+from hearts.scoring import JACK_OF_DIAMONDS, QUEEN_OF_SPADES, card_points, sort_hand
 
 __all__ = ["COM", "HUMAN", "Phase", "State", "evolve", "opening_card", "replay"]
 
@@ -139,7 +139,7 @@ def _copy(state: State, changes: Changes) -> State:
 
 
 def _put(seq: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*seq[:index], value, *seq[index + 1 :])
+    return seq[:index] + (value,) + seq[index + 1 :]
 
 
 def _holder(hands: Hands, card: CardCode) -> Seat:
@@ -197,12 +197,15 @@ def _exchanged(s: State, e: PassesExchanged) -> Changes:
 def _played(s: State, e: CardPlayed) -> Changes:
     seat, card = e.seat, e.card
     trick = (*s.trick, card)
+    hand = s.hands[seat]
+    at = hand.index(card)
+    seats = len(s.players)
     changes: Changes = {
-        "hands": _put(s.hands, seat, tuple(c for c in s.hands[seat] if c != card)),
+        "hands": _put(s.hands, seat, hand[:at] + hand[at + 1 :]),
         "trick": trick,
-        "to_act": None if len(trick) == s.seats else (seat + 1) % s.seats,
+        "to_act": None if len(trick) == seats else (seat + 1) % seats,
     }
-    if not s.hearts_broken and is_points_card(card):
+    if not s.hearts_broken and (card[1] == "H" or card == QUEEN_OF_SPADES):
         changes["hearts_broken"] = True
     if s.seen:
         changes["seen"] = tuple(mark for mark in s.seen if mark != (seat, card))
