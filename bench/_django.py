@@ -13,7 +13,8 @@ import contextlib
 import os
 import signal
 import sys
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -121,3 +122,105 @@ def server_command(port: int, processes: int = 2) -> tuple[list[str], dict[str, 
     does (``python -m config.serve``: uvicorn) on loopback ``port``."""
     env = {"PORT": str(port), "HOST": "127.0.0.1", "WEB_PROCESSES": str(processes)}
     return [venv_command("python"), "-m", "config.serve"], {**env, "ACCESS_LOG": "0"}
+
+
+def worker_command(*extra: str) -> list[str]:
+    """A Celery worker on both queues with a pool of two processes; ``extra``: more options."""
+    return [
+        *(venv_command("celery"), "-A", "config", "worker", "--concurrency=2"),
+        *("--queues=interactive,background", "--loglevel=WARNING", *extra),
+    ]
+
+
+def postmaster_pid() -> int | None:
+    """The pid of the embedded PostgreSQL's postmaster (its backends are its children), or
+    None (not running, or ``BENCH_DATABASE_URL`` names another server)."""
+    if os.environ.get("BENCH_DATABASE_URL"):
+        return None
+    try:
+        return int((VAR / "postgres" / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+MB = 1_000_000
+
+
+class PeakRss:
+    """Resident memory of process trees, sampled in a background thread while in a ``with``.
+
+    ``roles`` maps a role ("web") to a function giving its tree's root pid, asked at each
+    sample (a restarted process counts too). :meth:`sample` reads every process of a tree:
+    its resident memory now (VmRSS) and its peak since it started (VmHWM, so nothing is
+    missed between samples). A role's peak is the largest VmHWM of any of its processes;
+    "all together" sums VmRSS over a tree at one sample (pages shared by several processes,
+    PostgreSQL's shared buffers among them, count in each).
+    """
+
+    def __init__(self, roles: dict[str, Callable[[], int | None]], interval: float = 1.0) -> None:
+        self.roles = roles
+        self.interval = interval
+        self.hwm: dict[str, dict[int, int]] = {role: {} for role in roles}  # pid -> bytes
+        self.together = dict.fromkeys(roles, 0)  # the most all of a role's processes held at once
+        self._lock = threading.Lock()
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def start(self) -> PeakRss:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.sample()
+        self._done.set()
+        self._thread.join()
+
+    def __enter__(self) -> PeakRss:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _run(self) -> None:
+        while not self._done.wait(self.interval):
+            self.sample()
+
+    def sample(self) -> dict[str, list[int]]:
+        """Each role's processes' resident memory now (bytes), largest first."""
+        import psutil
+
+        now: dict[str, list[int]] = {role: [] for role in self.roles}
+        with self._lock:
+            for role, root in self.roles.items():
+                pid = root()
+                try:
+                    children = [] if pid is None else psutil.Process(pid).children(recursive=True)
+                except psutil.Error:
+                    continue  # not running
+                for process in [pid, *(child.pid for child in children)]:
+                    try:
+                        status = Path(f"/proc/{process}/status").read_text()
+                    except OSError:
+                        continue  # ended
+                    vm = dict(x.split(":") for x in status.splitlines() if x.startswith("Vm"))
+                    if "VmRSS" in vm:  # (not a zombie)
+                        now[role].append(int(vm["VmRSS"].split()[0]) * 1024)
+                        self.hwm[role][process] = int(vm["VmHWM"].split()[0]) * 1024
+                self.together[role] = max(self.together[role], sum(now[role]))
+                now[role].sort(reverse=True)
+        return now
+
+    def peak(self, role: str) -> int:
+        return max(self.hwm[role].values(), default=0)
+
+    def line(self, role: str, target_mb: float | None = None) -> str:
+        """``peak RSS <role>: ...``, with PASS/FAIL against ``target_mb`` when given."""
+        peak = self.peak(role)
+        text = (
+            f"peak RSS {role}: {peak / MB:.1f} MB (largest of {len(self.hwm[role])} processes; "
+            f"all together at most {self.together[role] / MB:.1f} MB)"
+        )
+        if target_mb is None:
+            return text + " (no target)"
+        verdict = "PASS" if 0 < peak < target_mb * MB else "FAIL"
+        return f"{text}: target < {target_mb:g} MB per process: {verdict}"

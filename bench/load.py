@@ -1,6 +1,7 @@
 """Many concurrent matches against the whole stack, optionally with faults, then verify.
 
     .venv/bin/python bench/load.py [--matches 40] [--clients 8] [--seconds 60] [--faults]
+        [--snapshot-matches 2]
 
 Starts the server as `make run` does (uvicorn, 2 processes) and a Celery worker (with
 beat, for the stall sweeper) on loopback, against a fresh database of its own
@@ -24,6 +25,16 @@ Prints actions per second, p50/p99 latency of the action endpoint, stale-version
 (a COM moved between the client's read and its action: expected, the client reads
 again), errors (those inside the outage window apart), stuck matches and the
 verification summary. Exits 1 on an error outside the outage, a stuck match or a fault.
+
+Memory: through the run, the resident memory of every process of the server, of the
+worker (its pool and beat too) and of the embedded PostgreSQL (its postmaster and every
+backend) is sampled (``PeakRss`` in ``bench/_django.py``); it prints each one's peak, of
+one process (targets: 250 MB a web process, 300 MB a worker process) and of all together.
+Then, the worker stopped, it plays ``--snapshot-matches`` whole matches of each registered
+game here (its default preset and rules, COMs of its default level in every seat; verified
+with the rest) and prints the mean and largest size of the match rows' state snapshot (the
+``snapshot`` column as JSON text, and as stored) by game and preset, for the load's matches
+(one hole or deal each) and those whole ones apart (target: under 8 KB for six-card golf).
 """
 
 from __future__ import annotations
@@ -41,7 +52,17 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from _django import ROOT, embedded_postgres, server_command, service_env, setup, venv_command
+from _django import (
+    ROOT,
+    PeakRss,
+    embedded_postgres,
+    postmaster_pid,
+    server_command,
+    service_env,
+    setup,
+    venv_command,
+    worker_command,
+)
 from _http import Api, free_port, percentile, wait_for_port
 
 DATABASE = "golf_load"
@@ -106,14 +127,7 @@ class Stack:
 
     def start_worker(self) -> subprocess.Popen[bytes]:
         schedule = self.logs / "celerybeat-schedule"
-        return self.start(
-            [
-                *(venv_command("celery"), "-A", "config", "worker", "--beat", "--concurrency=2"),
-                "--queues=interactive,background",
-                *("--loglevel=WARNING", f"--schedule={schedule}"),
-            ],
-            "worker",
-        )
+        return self.start(worker_command("--beat", f"--schedule={schedule}"), "worker")
 
     def restart_worker(self) -> None:
         # the worker's pool and beat processes too: they outlive a killed parent
@@ -193,6 +207,40 @@ def waiting_on_com() -> list[str]:
     )
 
 
+def snapshot_sizes(whole_matches: int) -> list[tuple[str, int, float, int, float]]:
+    """Play ``whole_matches`` matches of each registered game to the end here (COM turns run
+    eagerly: the worker has stopped); then, by game and preset, for the load's matches and
+    these apart: (what, matches, mean bytes as JSON text, largest, mean bytes stored)."""
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+
+    from config.celery import app
+    from games import all_games
+    from matches.models import Match
+    from matches.services import match_create
+
+    app.conf.task_always_eager = True
+    user = get_user_model().objects.create_user("load-snapshots")
+    for game in all_games():
+        info = game.info
+        com = {"type": "com", "level": info.default_com_level}
+        seats = len(info.default_seats.get(info.default_preset, ())) or info.min_seats
+        for _ in range(whole_matches):
+            match_create(creator=user, game=info.name, seats=[com] * seats, spectate=True)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT game || '/' || preset || CASE WHEN created_by_id = %s "
+            "THEN ' (whole matches)' ELSE ' (load)' END, count(*), "
+            "avg(octet_length(snapshot::text)), max(octet_length(snapshot::text)), "
+            f"avg(pg_column_size(snapshot)) FROM {Match._meta.db_table} "
+            "WHERE snapshot IS NOT NULL GROUP BY 1 ORDER BY 1",
+            [user.pk],
+        )
+        rows = cursor.fetchall()
+    connection.close()
+    return [(what, n, float(mean), int(top), float(stored)) for what, n, mean, top, stored in rows]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--matches", type=int, default=40)
@@ -201,6 +249,9 @@ def main() -> None:
     parser.add_argument("--faults", action="store_true")
     parser.add_argument("--outage", type=float, default=3.0, help="seconds without PostgreSQL")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--snapshot-matches", type=int, default=2, help="whole matches a game, for snapshot sizes"
+    )
     args = parser.parse_args()
     if args.faults and os.environ.get("BENCH_DATABASE_URL"):
         parser.error("--faults stops and starts the embedded PostgreSQL: unset BENCH_DATABASE_URL")
@@ -217,6 +268,13 @@ def main() -> None:
 
         port = free_port()
         stack = Stack(port)
+        memory = PeakRss(
+            {
+                "web": lambda: stack.server.pid,
+                "worker": lambda: stack.worker.pid,
+                "postgres": postmaster_pid,
+            }
+        ).start()
         rng = random.Random(args.seed)
         stats = Stats()
         outage = Outage()
@@ -271,6 +329,7 @@ def main() -> None:
                 time.sleep(1)
                 stuck = waiting_on_com()
         finally:
+            memory.stop()
             stack.stop()
 
         from matches.models import Match
@@ -278,6 +337,7 @@ def main() -> None:
         finished = Match.objects.filter(status="finished").count()
         events = sum(Match.objects.values_list("version", flat=True))
         connection.close()
+        snapshots = snapshot_sizes(args.snapshot_matches)
         verify = subprocess.run(
             [venv_command("python"), "manage.py", "verify_match", "--all"],
             cwd=ROOT,
@@ -311,6 +371,26 @@ def main() -> None:
     print(f"errors during the outage (+-3 s): {len(in_outage)} ({kinds(in_outage)})")
     print(f"stuck (waiting on a COM after settling): {len(stuck)} {stuck[:5]}")
     print(f"verify_match --all: {summary} (exit {verify.returncode})")
+    print(memory.line("web", 250))
+    print(memory.line("worker", 300))
+    print(memory.line("postgres"))
+    for what, n, mean, top, stored in snapshots:
+        print(
+            f"snapshot {what}: mean {mean:,.0f} B as JSON text ({stored:,.0f} B stored), "
+            f"largest {top:,} B, over {n} matches"
+        )
+    six = [row for row in snapshots if row[0].startswith("golf/six-card (")]
+    if six:
+
+        def verdict(size: float) -> str:
+            return "PASS" if size < 8000 else "FAIL"
+
+        n = sum(row[1] for row in six)
+        mean, top = sum(row[1] * row[2] for row in six) / n, max(row[3] for row in six)
+        print(
+            f"snapshot six-card golf: mean {mean:,.0f} B, largest {top:,} B over {n} matches: "
+            f"target < 8 KB (8,000 B): mean {verdict(mean)}, largest {verdict(top)}"
+        )
     if verify.returncode != 0 or stuck or other:
         raise SystemExit(1)
 

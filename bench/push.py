@@ -16,7 +16,9 @@ with two-player matches between benchmark accounts. Then, in one run:
    ``created_at``) to its arrival at every waiter of that match (target: p50 under 20 ms,
    p99 under 100 ms);
 4. PostgreSQL's connections to the benchmark's database while the waiters wait (bounded by
-   the processes, not the waiters).
+   the processes, not the waiters);
+5. the peak resident memory of the server's processes through the run (target: under
+   250 MB a process with the waiters; ``PeakRss`` in ``bench/_django.py``).
 
 Bounded in time; loopback only.
 """
@@ -34,7 +36,7 @@ import time
 from datetime import datetime
 from typing import Any
 
-from _django import ROOT, server_command, service_env, setup
+from _django import ROOT, PeakRss, server_command, service_env, setup
 from _http import free_port, percentile, wait_for_port
 
 PROCESSES = 2
@@ -272,6 +274,7 @@ def main() -> None:
             LOG_LEVEL="WARNING",
         )
         server = subprocess.Popen(command, cwd=ROOT, env=env)
+        memory = PeakRss({"web": lambda: server.pid}).start()
         try:
             wait_for_port(port)
             fixture = {
@@ -283,12 +286,13 @@ def main() -> None:
             }
             result = asyncio.run(drive(args, port, fixture))
         finally:
+            memory.stop()
             server.terminate()
             server.wait(timeout=30)
-    report(args, result)
+    report(args, result, memory)
 
 
-def report(args: argparse.Namespace, result: dict[str, Any]) -> None:
+def report(args: argparse.Namespace, result: dict[str, Any], memory: PeakRss) -> None:
     quiet, busy = result["quiet"], result["busy"]
     print(f"server: uvicorn x {PROCESSES}; {args.waiters} waiters on {args.matches} matches")
     print(f"no waiters:      {summary(quiet)}")
@@ -306,6 +310,7 @@ def report(args: argparse.Namespace, result: dict[str, Any]) -> None:
     bound = PROCESSES * 13  # per process: a pool of DB_POOL_MAX (12) and one listener
     print(f"PostgreSQL connections while waiting: {result['connections']} (bound {bound})")
     print(f"errors: {result['errors']}")
+    print(memory.line("web", 250))
 
 
 if __name__ == "__main__":
