@@ -139,7 +139,7 @@ def _copy(state: State, changes: Changes) -> State:
 
 
 def _put(seq: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return seq[:index] + (value,) + seq[index + 1 :]
+    return (*seq[:index], value, *seq[index + 1 :])
 
 
 def _holder(hands: Hands, card: CardCode) -> Seat:
