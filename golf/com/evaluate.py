@@ -1,14 +1,17 @@
 """Valuing a seat's options from its view: the expected-value reasoning the COMs share.
 
 The value of an action is the seat's expected hole score after it minus the mean of its
-opponents' expected scores (lower is better). Going out is valued apart: it freezes the
-seat's score while each opponent gets at most one more turn, so it is worth it when the
-completed grid beats what continuing would give by more than the opponents' last turns.
-"""
+opponents' expected scores once each has played its next turn (lower is better): the
+next seat may take the card the action leaves on the pile, so feeding it a card it
+wants costs. Going out and going on are valued alike up to that point, since the
+opponents play those next turns either way (with ``final_turns: none`` going out gives
+them none). What going on adds is the seat's own next turn, less the opponents' turns
+after it (:meth:`Evaluator.future`): going out is right when the opponents have more to
+gain from the hole going on than the seat has."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cards.deck import rank_of
 from golf.actions import Action, DiscardDrawn, DrawFromStock, SwapCard, TakeDiscard
@@ -29,6 +32,8 @@ class Evaluator:
     opponent_estimates: list[float]
     last_turn: bool  # someone else went out: this is the seat's final turn
     hidden: list[int]  # the seat's face-down positions
+    _gains: dict[int, tuple[float, dict[Rank, float]]] = field(default_factory=dict)
+    _future: float | None = None
 
     @classmethod
     def from_view(cls, view: View, rules: Rules, know: Knowledge | None = None) -> Evaluator:
@@ -54,35 +59,89 @@ class Evaluator:
     def mean_opponents(self) -> float:
         return sum(self.opponent_estimates) / len(self.opponent_estimates)
 
-    def opponent_turn_gain(self, cells: Cells, estimate: float, top: Rank | None) -> float:
-        """What one more turn is expected to save an opponent (taking ``top`` or drawing)."""
-        know = self.know
-        best_take = 0.0
-        if top is not None:
-            best_take = max(0.0, estimate - min(self._placements(cells, estimate, top)))
-        draw = 0.0
-        for rank, p in know.prob.items():
-            draw += p * max(0.0, estimate - min(self._placements(cells, estimate, rank)))
-        return max(best_take, draw)
-
     def _placements(self, cells: Cells, estimate: float, rank: Rank) -> list[float]:
         return [self.know.estimate_with(cells, estimate, p, rank) for p in range(len(cells))]
+
+    def take_gain(self, cells: Cells, estimate: float, rank: Rank) -> float:
+        """What placing ``rank`` where it helps most saves a grid (0 when nowhere)."""
+        return max(0.0, estimate - min(self._placements(cells, estimate, rank)))
+
+    def draw_gain(self, cells: Cells, estimate: float) -> float:
+        """What one draw from the stock is expected to save a grid (a card that helps
+        nowhere is discarded)."""
+        return sum(p * self.take_gain(cells, estimate, r) for r, p in self.know.prob.items())
+
+    def _opponent_gains(self, index: int) -> tuple[float, dict[Rank, float]]:
+        """Opponent ``index``'s expected gain from a draw, and from taking each rank."""
+        cached = self._gains.get(index)
+        if cached is None:
+            cells, est = self.opponents[index], self.opponent_estimates[index]
+            takes = {r: self.take_gain(cells, est, r) for r in self.know.prob}
+            draw = sum(p * takes[r] for r, p in self.know.prob.items())
+            cached = self._gains[index] = (draw, takes)
+        return cached
+
+    def opponent_turn_gain(self, index: int, top: Rank | None) -> float:
+        """What its next turn is expected to save opponent ``index``: the better of taking
+        ``top`` and drawing. ``None`` is a card nobody has seen yet that goes face up on
+        the pile (a face-down card swapped out): the gain is averaged over what it may be."""
+        draw, takes = self._opponent_gains(index)
+        if top is None:
+            return sum(p * max(draw, takes[r]) for r, p in self.know.prob.items())
+        take = takes.get(top)
+        if take is None:  # a rank no unseen card has (every copy is in sight)
+            cells, est = self.opponents[index], self.opponent_estimates[index]
+            take = takes[top] = self.take_gain(cells, est, top)
+        return max(draw, take)
+
+    def after_next_turns(self, top: Rank | None) -> float:
+        """The opponents' mean expected score once each has played its next turn: the next
+        seat with ``top`` on the pile, the others with whatever it leaves them (counted as
+        a draw)."""
+        n = len(self.opponents)
+        nxt = self.me % n  # the index of seat me + 1 among the opponents
+        total = self.opponent_estimates[nxt] - self.opponent_turn_gain(nxt, top)
+        for i in range(n):
+            if i != nxt:
+                total += self.opponent_estimates[i] - self._opponent_gains(i)[0]
+        return total / n
+
+    def future(self) -> float:
+        """What the hole going on is worth to the seat beyond the opponents' next turns:
+        its own next turn less each opponent's turn after that (both from a draw, on the
+        grids as they are). Going out gives that up; it is what makes going out right
+        when the opponents have more to gain from the hole going on, and wrong when the
+        seat has."""
+        if self._future is None:
+            mine = self.draw_gain(self.cells, self.base)
+            theirs = [self._opponent_gains(i)[0] for i in range(len(self.opponents))]
+            self._future = mine - sum(theirs) / len(theirs)
+        return self._future
 
     def ending_value(self, final_score: float, top: Rank | None) -> float:
         """Value of going out now with ``final_score``, leaving ``top`` on the discard pile."""
         if self.rules.final_turns is FinalTurns.OTHERS_ONCE:
-            after = [
-                est - self.opponent_turn_gain(c, est, top)
-                for c, est in zip(self.opponents, self.opponent_estimates, strict=True)
-            ]
-        else:
-            after = self.opponent_estimates
-        return final_score - sum(after) / len(after)
+            return final_score - self.after_next_turns(top)
+        return final_score - self.mean_opponents()
 
     def outcome_value(self, estimate: float, completes: bool, top: Rank | None) -> float:
-        if completes and not self.last_turn:
+        """Value of ending the turn with the grid's expected score ``estimate`` and ``top``
+        on the pile. Going on, every opponent plays its next turn (just as after going
+        out, so neither is favoured for that), and then the seat plays again
+        (:meth:`future`).
+
+        While no action of this turn can end the hole (two or more face-down cards), the
+        parts that are the same for every action (the turns of the opponents after the
+        next one, :meth:`future`) are left out: values only ever compare the actions of
+        one decision."""
+        if self.last_turn:
+            return estimate - self.mean_opponents()
+        if completes:
             return self.ending_value(estimate, top)
-        return estimate - self.mean_opponents()
+        if len(self.hidden) != 1:
+            nxt = self.me % len(self.opponents)
+            return estimate + self.opponent_turn_gain(nxt, top) / len(self.opponents)
+        return estimate - self.after_next_turns(top) - self.future()
 
     # --- actions -------------------------------------------------------------------------------
     def swap_value(self, position: int, rank: Rank) -> float:

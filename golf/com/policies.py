@@ -2,6 +2,8 @@
 seeded random source, and returns one of the view's legal actions.
 
 * ``random``: a uniformly random legal move (the floor the others are measured against).
+* ``greedy``: a one-ply baseline for the arena (not a level players choose): each move
+  lowers its own expected grid score right now as far as it can, and nothing else.
 * ``easy``: a beginner's rules of thumb - keeps low cards and obvious pairs, never
   thinks about the unseen cards or the other players, and now and then blunders.
 * ``normal``: a sound expected-value player (see :mod:`golf.com.evaluate`).
@@ -127,6 +129,36 @@ def _matched_positions(grid: tuple[str | None, ...], rules: Rules) -> frozenset[
     return frozenset(matched)
 
 
+# --- greedy -----------------------------------------------------------------------------------
+def greedy_policy(view: View, rules: Rules, rng: random.Random) -> Action:
+    """One ply: the move after which the seat's own expected grid score is lowest (a
+    face-down card counted at what the unseen cards are worth on average). It takes the
+    discard only when placing it lowers that score, and never weighs the opponents, the
+    stock's chances or going out."""
+    actions = playable(view)
+    if len(actions) == 1:
+        return actions[0]
+    if view.phase is Phase.FLIPS:
+        return spread_flip(view, rules, rng)
+    ev = Evaluator.from_view(view, rules)
+    cells, base = ev.cells, ev.base
+
+    def after(action: Action, rank: str) -> float:
+        if isinstance(action, SwapCard):
+            return ev.know.estimate_with(cells, base, action.position, rank)
+        return base  # a discard (with or without a flip) leaves the expected score as it is
+
+    if view.phase is Phase.DRAW:
+        if TakeDiscard() in actions and view.discard:
+            top = rank_of(view.discard[-1])
+            if min(after(SwapCard(p), top) for p in range(len(cells))) < base:
+                return TakeDiscard()
+        return DrawFromStock()
+    assert view.drawn_card is not None
+    rank = rank_of(view.drawn_card)
+    return best_by_value(actions, [after(a, rank) for a in actions])
+
+
 # --- normal -----------------------------------------------------------------------------------
 def best_by_value(actions: list[Action], values: list[float]) -> Action:
     """The action of lowest value; ties go to the earliest in the legal order."""
@@ -154,6 +186,7 @@ def hard_policy(view: View, rules: Rules, rng: random.Random) -> Action:
 
 POLICIES: dict[str, Policy] = {
     "random": random_policy,
+    "greedy": greedy_policy,
     "easy": easy_policy,
     "normal": normal_policy,
     "hard": hard_policy,

@@ -9,11 +9,13 @@ import pytest
 
 from golf import (
     PRESETS,
+    DiscardDrawn,
     DrawFromStock,
     RevealCard,
     Rules,
     RulesError,
     SwapCard,
+    TakeDiscard,
     decide,
     legal_actions,
     replay,
@@ -80,7 +82,7 @@ def random_states(count: int, seed: int = 0):
 STATES = random_states(1500)
 
 
-@pytest.mark.parametrize("level", ["random", "easy", "normal", "hard"])
+@pytest.mark.parametrize("level", ["random", "greedy", "easy", "normal", "hard"])
 def test_every_policy_returns_a_legal_action(level):
     policy = QUICK_POLICIES[level]
     for i, (state, seat) in enumerate(STATES):
@@ -95,7 +97,7 @@ def test_the_full_hard_budget_returns_legal_actions():
         assert action in legal_actions(state, seat)
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", [*LEVELS, "greedy"])
 def test_no_cheating_same_view_same_action(level):
     policy = QUICK_POLICIES[level]
     rng = random.Random(5)
@@ -184,3 +186,42 @@ def test_easy_never_breaks_a_matched_column_for_a_worse_card(grid, drawn):
         action = POLICIES["easy"](view, rules, random.Random(seed))
         assert action in view.legal_actions
         assert not (isinstance(action, SwapCard) and action.position in matched), seed
+
+
+def test_greedy_takes_a_discard_only_to_lower_its_score_and_places_it_best():
+    rules = Rules.from_preset("six-card")
+    grids = [["KD", "3C", "JH", "9C", "5C", "JD"], ["AH", "2H", "3H", "4H", "5H", "6H"]]
+    state, _ = table(rules, grids, "2S", ["QS", "KS", "KC"], [COM, COM])
+    for seat in (0, 1):
+        for p in (0, 2):
+            state, _ = act(state, seat, RevealCard(p))
+    # KD ? JH / ? ? ?: the 2 on the pile (-2 points) is better than the jack (10)
+    view = view_for(state, 0)
+    assert POLICIES["greedy"](view, rules, random.Random(1)) == TakeDiscard()
+    state, _ = act(state, 0, TakeDiscard())
+    assert POLICIES["greedy"](view_for(state, 0), rules, random.Random(1)) == SwapCard(2)
+    # the queen the other seat discards would lower nothing: greedy draws instead
+    state, _ = act(state, 0, SwapCard(2))
+    state, _ = act(state, 1, DrawFromStock())
+    state, _ = act(state, 1, DiscardDrawn())
+    view = view_for(state, 0)
+    assert POLICIES["greedy"](view, rules, random.Random(1)) == DrawFromStock()
+
+
+def test_normal_goes_out_when_the_opponent_has_more_to_gain_from_the_hole_going_on():
+    rules = Rules.from_preset("six-card")
+    grids = [["AS", "AC", "AD", "AH", "KS", "KC"], ["QS", "QC", "QD", "QH", "JS", "JC"]]
+    state, _ = table(rules, grids, "8D", ["5S", "KH", "KD"], [COM, COM])
+    for seat in (0, 1):
+        for p in (0, 2):
+            state, _ = act(state, seat, RevealCard(p))
+    state, _ = act(state, 0, DrawFromStock())
+    view = view_for(state, 0)
+    assert view.drawn_card == "5S"
+    # 2 5 3 / ? 5 2 with a 5 in hand: placing it at 3 goes out with 4 points, while the
+    # opponent (? 4 2 / ? ? 3) has three face-down cards to improve. Its one last turn is
+    # no reason to keep playing: it gets that turn, and more, if the hole goes on.
+    mine = ("2C", "5D", "3C", None, "5H", "2D")
+    theirs = (None, "4C", "2H", None, None, "3D")
+    view = dataclasses.replace(view, grids=(mine, theirs))
+    assert POLICIES["normal"](view, rules, random.Random(1)) == SwapCard(3)
