@@ -73,6 +73,56 @@ def close_request_bodies(
     return result
 
 
+#: The operations whose successful response carries the match version as its ``ETag``.
+ETAG_OPERATIONS = {
+    ("/api/matches", "post", "201"),
+    ("/api/matches/{match_id}", "get", "200"),
+    ("/api/matches/{match_id}/join", "post", "200"),
+    ("/api/matches/{match_id}/abort", "post", "200"),
+    ("/api/matches/{match_id}/actions", "post", "200"),
+    ("/api/matches/{match_id}/states/{version}", "get", "200"),
+}
+HEADERS = {
+    "ETag": {
+        "description": 'the match version the body shows, as an entity tag: "<version>" '
+        "(send it back as If-Match)",
+        "schema": {"type": "string", "pattern": '^"[0-9]+"$'},
+    },
+    "Retry-After": {
+        "description": "seconds to wait before trying again",
+        "schema": {"type": "integer", "minimum": 0},
+    },
+    "Idempotent-Replayed": {
+        "description": "present (true) when an Idempotency-Key repeated an earlier request: "
+        "the body is that request's result",
+        "schema": {"type": "string", "enum": ["true"]},
+    },
+}
+
+
+def declare_headers(
+    result: dict[str, Any], generator: Any, request: Any, public: Any
+) -> dict[str, Any]:
+    """The response headers the service sends, declared where it sends them: ``ETag``
+    (:data:`ETAG_OPERATIONS`), ``Retry-After`` with every 429 and 503, and
+    ``Idempotent-Replayed`` on an action's 200."""
+    for path, operations in result.get("paths", {}).items():
+        for method, operation in operations.items():
+            for code, response in operation.get("responses", {}).items():
+                names = []
+                if (path, method, code) in ETAG_OPERATIONS:
+                    names.append("ETag")
+                if code in ("429", "503"):
+                    names.append("Retry-After")
+                if path.endswith("/actions") and method == "post" and code == "200":
+                    names.append("Idempotent-Replayed")
+                if names:
+                    headers = response.setdefault("headers", {})
+                    for name in names:
+                        headers[name] = copy.deepcopy(HEADERS[name])
+    return result
+
+
 def add_game_schemas(
     result: dict[str, Any], generator: Any, request: Any, public: Any
 ) -> dict[str, Any]:

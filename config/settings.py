@@ -198,6 +198,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api.openapi.close_request_bodies",
+        "api.openapi.declare_headers",
         "api.openapi.add_game_schemas",
     ],
 }

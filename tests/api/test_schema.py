@@ -89,3 +89,51 @@ def test_request_shapes_refuse_other_fields_and_no_description_is_internal(clien
         content_type="application/json",
     )
     assert response.status_code == 400 and "nickname" in response.json()["errors"]
+
+
+@pytest.mark.django_db
+def test_the_headers_the_service_sends_are_declared_where_it_sends_them(client, alice, bob):
+    import re
+
+    from api.openapi import ETAG_OPERATIONS
+
+    document = client.get("/api/schema/?format=json").json()
+    declared = {
+        (path, method, code)
+        for path, operations in document["paths"].items()
+        for method, operation in operations.items()
+        for code, response in operation.get("responses", {}).items()
+        if "ETag" in response.get("headers", {})
+    }
+    assert declared == ETAG_OPERATIONS
+    for operation in document["paths"]["/api/matches/{match_id}/actions"].values():
+        assert "Retry-After" in operation["responses"]["429"]["headers"]
+    pattern = document["paths"]["/api/matches"]["post"]["responses"]["201"]["headers"]["ETag"]
+    pattern = pattern["schema"]["pattern"]
+    # and the service sends them: each declared ETag, in the declared shape
+    created = alice.post(
+        "/api/matches", {"seats": [{"type": "me"}, {"type": "open"}]}, format="json"
+    )
+    match_id = created.json()["id"]
+    joined = bob.post(f"/api/matches/{match_id}/join", {}, format="json")
+    detail = alice.get(f"/api/matches/{match_id}")
+    view = detail.json()["view"]
+    seat = view["seats_to_act"][0]
+    actor = (alice, bob)[seat]
+    acted = actor.post(
+        f"/api/matches/{match_id}/actions",
+        {"type": "reveal", "position": 0},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="k-1",
+    )
+    again = actor.post(
+        f"/api/matches/{match_id}/actions",
+        {"type": "reveal", "position": 0},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="k-1",
+    )
+    state = alice.get(f"/api/matches/{match_id}/states/1")
+    for response in (created, joined, detail, acted, state):
+        assert response.status_code in (200, 201), response.content
+        assert re.fullmatch(pattern, response["ETag"]), response["ETag"]
+    assert again["Idempotent-Replayed"] == "true" and "Idempotent-Replayed" not in acted
