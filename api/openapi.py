@@ -123,6 +123,39 @@ def declare_headers(
     return result
 
 
+def name_the_enums(
+    result: dict[str, Any], generator: Any, request: Any, public: Any
+) -> dict[str, Any]:
+    """Plain strings of the platform's shapes that take one of the registered games'
+    names become enums: games, presets, COM levels (with their aliases where a request
+    names one), and a match's status."""
+    from matches.models import MatchStatus
+
+    games = all_games()
+    names = [g.info.name for g in games]
+    presets = sorted({p for g in games for p in g.info.presets})
+    levels = sorted({lv for g in games for lv in g.info.com_levels})
+    aliases = sorted({a for g in games for a in g.info.com_level_aliases})
+    enums: dict[tuple[str, str], list[Any]] = {
+        ("Audit", "status"): list(MatchStatus.values),
+        ("Game", "name"): names,
+        ("Game", "default_preset"): presets,
+        ("Game", "default_com_level"): levels,
+        ("Seat", "com_level"): [*levels, None],
+        ("SeatRequest", "level"): [*levels, *aliases],
+    }
+    for component in ("MatchDetail", "MatchSummary", "Ruleset"):
+        enums[component, "game"] = names
+        enums[component, "preset"] = presets
+    components = result.get("components", {}).get("schemas", {})
+    for (component, field), values in enums.items():
+        schema = components.get(component, {}).get("properties", {}).get(field)
+        if schema is not None and schema.get("type") == "string":
+            schema["enum"] = values
+            schema.pop("maxLength", None)
+    return result
+
+
 def add_game_schemas(
     result: dict[str, Any], generator: Any, request: Any, public: Any
 ) -> dict[str, Any]:

@@ -199,6 +199,7 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api.openapi.close_request_bodies",
         "api.openapi.declare_headers",
+        "api.openapi.name_the_enums",
         "api.openapi.add_game_schemas",
     ],
 }

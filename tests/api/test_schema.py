@@ -79,6 +79,15 @@ def test_request_shapes_refuse_other_fields_and_no_description_is_internal(clien
         # a default would make generated request types require the field
         assert not any("default" in f for f in components[name]["properties"].values()), name
     assert "(default: true)" in components["GolfMatchCreate"]["properties"]["hints"]["description"]
+    # strings that take one of a known set of values say which
+    from games import all_games
+
+    assert set(components["MatchSummary"]["properties"]["preset"]["enum"]) == {
+        p for game in all_games() for p in game.info.presets
+    }
+    assert None in components["Seat"]["properties"]["com_level"]["enum"]
+    assert "medium" in components["SeatRequest"]["properties"]["level"]["enum"]
+    assert "finished" in components["Audit"]["properties"]["status"]["enum"]
     for name, component in components.items():
         description = component.get("description", "")
         assert "DRF" not in description, name
