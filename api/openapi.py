@@ -156,6 +156,47 @@ def name_the_enums(
     return result
 
 
+def split_seat_requests(
+    result: dict[str, Any], generator: Any, request: Any, public: Any
+) -> dict[str, Any]:
+    """``SeatRequest`` as the union it is: ``{"type": "me"}``, ``{"type": "open"}``, or
+    ``{"type": "com"}`` with an optional ``level`` (the game's default level when
+    absent); only a COM seat has a level."""
+    components = result.get("components", {}).get("schemas", {})
+    seat = components.get("SeatRequest")
+    if seat is None or "properties" not in seat:
+        return result
+    level = seat["properties"]["level"]
+    variants = {
+        "HumanSeatRequest": ("me", "your seat", None),
+        "OpenSeatRequest": ("open", "a seat another account may join", None),
+        "ComSeatRequest": ("com", "a computer player", level),
+    }
+    for name, (kind, description, level_schema) in variants.items():
+        properties: dict[str, Any] = {"type": {"type": "string", "enum": [kind]}}
+        if level_schema is not None:
+            properties["level"] = {
+                **copy.deepcopy(level_schema),
+                "description": "a COM's level, one of its game's (GET /api/games); "
+                "the game's default level if absent",
+            }
+        components[name] = {
+            "type": "object",
+            "description": description,
+            "properties": properties,
+            "required": ["type"],
+            "additionalProperties": False,
+        }
+    components["SeatRequest"] = {
+        "oneOf": [_ref(name) for name in variants],
+        "discriminator": {
+            "propertyName": "type",
+            "mapping": {kind: _ref(name)["$ref"] for name, (kind, _, _) in variants.items()},
+        },
+    }
+    return result
+
+
 def add_game_schemas(
     result: dict[str, Any], generator: Any, request: Any, public: Any
 ) -> dict[str, Any]:

@@ -200,6 +200,7 @@ SPECTACULAR_SETTINGS = {
         "api.openapi.close_request_bodies",
         "api.openapi.declare_headers",
         "api.openapi.name_the_enums",
+        "api.openapi.split_seat_requests",
         "api.openapi.add_game_schemas",
     ],
 }

@@ -240,6 +240,10 @@ def _parse_seats(
             raise errors.InvalidMatchRequest(
                 f"seat {i}: type must be 'me', 'open' or 'com'", field="seats"
             )
+        if kind != "com" and "level" in item:
+            raise errors.InvalidMatchRequest(
+                f"seat {i}: only a COM seat has a level", field=f"seats[{i}].level"
+            )
         level = item.get("level", game.info.default_com_level) if kind == "com" else ""
         level = aliases.get(level, level)
         if kind == "com" and level not in levels:

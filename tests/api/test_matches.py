@@ -77,6 +77,11 @@ def test_create_against_coms_returns_the_callers_view(alice):
             "seats[0].lvl",
         ),
         (
+            {"seats": [{"type": "me"}, {"type": "open", "level": "hard"}]},
+            "validation_error",
+            "seats[1].level",
+        ),
+        (
             {"undo": True, "seats": [{"type": "me"}, {"type": "open"}]},
             "invalid_rules",
             "rules.undo",

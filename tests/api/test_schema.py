@@ -74,7 +74,16 @@ def test_request_shapes_refuse_other_fields_and_no_description_is_internal(clien
         "type": "http",
         "scheme": "bearer",
     }
-    for name in ("Register", "Credentials", "SeatRequest", "Join", "Abort", "GolfMatchCreate"):
+    for name in (
+        "Register",
+        "Credentials",
+        "HumanSeatRequest",
+        "OpenSeatRequest",
+        "ComSeatRequest",
+        "Join",
+        "Abort",
+        "GolfMatchCreate",
+    ):
         assert components[name]["additionalProperties"] is False, name
         # a default would make generated request types require the field
         assert not any("default" in f for f in components[name]["properties"].values()), name
@@ -86,7 +95,10 @@ def test_request_shapes_refuse_other_fields_and_no_description_is_internal(clien
         p for game in all_games() for p in game.info.presets
     }
     assert None in components["Seat"]["properties"]["com_level"]["enum"]
-    assert "medium" in components["SeatRequest"]["properties"]["level"]["enum"]
+    assert "medium" in components["ComSeatRequest"]["properties"]["level"]["enum"]
+    # a seat is one of three shapes, and only a COM seat has a level
+    assert components["SeatRequest"]["discriminator"]["propertyName"] == "type"
+    assert "level" not in components["HumanSeatRequest"]["properties"]
     assert "finished" in components["Audit"]["properties"]["status"]["enum"]
     for name, component in components.items():
         description = component.get("description", "")
