@@ -22,6 +22,14 @@ RULE_SHORTCUTS = frozenset({"holes", "undo", "local"})
 GAME_ALIASES = {"hole_pause_seconds": "golf"}
 
 
+#: The optional field of an action request that the If-Match header may stand for.
+EXPECTED_VERSION = {
+    "type": "integer",
+    "minimum": 0,
+    "description": "the version you acted on (or send If-Match); a stale one is 409",
+}
+
+
 def _ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
 
@@ -207,6 +215,11 @@ def add_game_schemas(
         components.update(copy.deepcopy(dict(schemas.components)))
     components["GameRules"] = _union([s.rules for s in shapes.values()])
     components["GameAction"] = _union([s.action for s in shapes.values()], "anyOf")
+    for schemas in shapes.values():  # every action may say the version it was chosen at
+        union = components[schemas.action]
+        for ref in union.get("oneOf", union.get("anyOf", [union])):
+            variant = components[ref["$ref"].rsplit("/", 1)[1]] if "$ref" in ref else ref
+            variant.setdefault("properties", {})["expected_version"] = EXPECTED_VERSION
     components["GameView"] = _union([s.view for s in shapes.values()])
     events = [s.event for s in shapes.values()]
     components["GameEventData"] = (

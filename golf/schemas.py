@@ -30,6 +30,20 @@ def _list(items: dict[str, Any]) -> dict[str, Any]:
     return {"type": "array", "items": items}
 
 
+_JSON_TYPES = ((bool, "boolean"), (int, "integer"), (str, "string"))
+
+
+def _typed_enum(values: list[Any]) -> dict[str, Any]:
+    """An enum with the JSON type of its values; of mixed values, one typed enum per type
+    (``"auto"`` or 1-3): client generators type a plain enum by its first value."""
+    by_type: dict[str, list[Any]] = {}
+    for value in values:
+        kind = next(name for cls, name in _JSON_TYPES if isinstance(value, cls))
+        by_type.setdefault(kind, []).append(value)
+    typed = [{"type": kind, "enum": vals} for kind, vals in by_type.items()]
+    return typed[0] if len(typed) == 1 else {"oneOf": typed}
+
+
 def option_schema(name: str) -> dict[str, Any]:
     """A rules option as JSON Schema (from the option's documentation)."""
     doc = OPTION_DOCS[name]
@@ -38,7 +52,7 @@ def option_schema(name: str) -> dict[str, Any]:
         {"type": kinds[0]} if len(kinds) == 1 else {"oneOf": [{"type": k} for k in kinds]}
     )
     if "allowed" in doc:
-        schema = {"enum": list(doc["allowed"])}
+        schema = _typed_enum(list(doc["allowed"]))
     for bound in ("minimum", "maximum"):
         if isinstance(doc.get(bound), int):
             schema[bound] = doc[bound]

@@ -158,3 +158,32 @@ def test_the_headers_the_service_sends_are_declared_where_it_sends_them(client, 
         assert response.status_code in (200, 201), response.content
         assert re.fullmatch(pattern, response["ETag"]), response["ETag"]
     assert again["Idempotent-Replayed"] == "true" and "Idempotent-Replayed" not in acted
+
+
+@pytest.mark.django_db
+def test_shapes_client_generators_can_type(client):
+    """Client generators type an enum by its values and cannot merge a union into an
+    object: every enum holds one JSON type, and an action request is one of the games'
+    actions, each of which may carry expected_version."""
+    document = client.get("/api/schema/?format=json").json()
+    components = document["components"]["schemas"]
+
+    def enums(node):
+        if isinstance(node, dict):
+            if "enum" in node:
+                yield node["enum"]
+            for value in node.values():
+                yield from enums(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from enums(value)
+
+    for values in enums(document):
+        kinds = {type(v).__name__ for v in values if v is not None}
+        assert len(kinds) == 1, values
+    body = document["paths"]["/api/matches/{match_id}/actions"]["post"]["requestBody"]
+    assert body["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/GameAction"
+    }
+    for name in ("GolfAction_swap", "HeartsAction_play", "Ninety-NineAction_bid"):
+        assert components[name]["properties"]["expected_version"]["type"] == "integer"
