@@ -132,7 +132,7 @@ def fill_and_measure(args, new_match, step, users) -> None:  # type: ignore[no-u
 
     from matches.models import Match, Seat
     from matches.services import match_create
-    from matches.store import chain_key
+    from matches.store import EVENT_COLUMNS, chain_key
     from matches.verify import verify_match
 
     def action_median(label: str) -> float:
@@ -180,7 +180,7 @@ def fill_and_measure(args, new_match, step, users) -> None:  # type: ignore[no-u
             Match.objects.bulk_create(matches)
             Seat.objects.bulk_create(seats)
             with cursor.cursor.copy(
-                f"COPY golf_matchevent ({', '.join(COPY_COLUMNS)}) FROM STDIN"
+                f"COPY golf_matchevent ({', '.join(EVENT_COLUMNS)}) FROM STDIN"
             ) as copy:
                 for row in rows:
                     copy.write_row(row)
@@ -225,19 +225,6 @@ def fill_and_measure(args, new_match, step, users) -> None:  # type: ignore[no-u
     )
 
 
-COPY_COLUMNS = (
-    "id",
-    "match_id",
-    "seq",
-    "type",
-    "version",
-    "payload",
-    "actor",
-    "created_at",
-    "hash",
-)
-
-
 class Template:
     """A finished match, copied under new ids with a keyed hash chain of each copy's own.
 
@@ -264,6 +251,7 @@ class Template:
         from django.utils import timezone
 
         from matches.models import Match, Seat
+        from matches.store import chain_start
 
         now = timezone.now()
         fields = {f.attname: getattr(self.match, f.attname) for f in Match._meta.concrete_fields}
@@ -278,7 +266,7 @@ class Template:
         ]  # fmt: skip
         stamp = now.astimezone(UTC).isoformat(timespec="microseconds")
         match_text = str(match.id)
-        previous = hmac.new(key, f"golf-match:{match_text}".encode(), hashlib.sha256).hexdigest()
+        previous = chain_start(match)
         rows = []
         for seq, type_json, type_, version, payload, actor_json, actor in self.events:
             event_id = uuid.uuid4()

@@ -192,7 +192,8 @@ def _prep(model: type[models.Model], name: str, value: Any) -> Any:
     return model._meta.get_field(name).get_db_prep_save(value, connection)
 
 
-_EVENT_COLUMNS = (
+#: The event table's columns, in the order every insert (and a bulk COPY) gives them.
+EVENT_COLUMNS = (
     "id",
     "match_id",
     "seq",
@@ -224,9 +225,9 @@ def persist(
     match.updated_at = timezone.now()
     insert_sql, insert_params = "", []
     if rows:
-        row_marks = "(" + ", ".join(["%s"] * len(_EVENT_COLUMNS)) + ")"
+        row_marks = "(" + ", ".join(["%s"] * len(EVENT_COLUMNS)) + ")"
         insert_sql = (
-            f"INSERT INTO golf_matchevent ({', '.join(_EVENT_COLUMNS)}) "
+            f"INSERT INTO golf_matchevent ({', '.join(EVENT_COLUMNS)}) "
             f"VALUES {', '.join([row_marks] * len(rows))}"
         )
         for row in rows:

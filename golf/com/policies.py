@@ -129,17 +129,26 @@ def _matched_positions(grid: tuple[str | None, ...], rules: Rules) -> frozenset[
     return frozenset(matched)
 
 
+def _forced(view: View, rules: Rules, rng: random.Random) -> tuple[list[Action], Action | None]:
+    """The seat's playable actions, and the move the expected-value players make without
+    weighing anything: the only one, or an opening flip spread over the grid."""
+    actions = playable(view)
+    if len(actions) == 1:
+        return actions, actions[0]
+    if view.phase is Phase.FLIPS:
+        return actions, spread_flip(view, rules, rng)
+    return actions, None
+
+
 # --- greedy -----------------------------------------------------------------------------------
 def greedy_policy(view: View, rules: Rules, rng: random.Random) -> Action:
     """One ply: the move after which the seat's own expected grid score is lowest (a
     face-down card counted at what the unseen cards are worth on average). It takes the
     discard only when placing it lowers that score, and never weighs the opponents, the
     stock's chances or going out."""
-    actions = playable(view)
-    if len(actions) == 1:
-        return actions[0]
-    if view.phase is Phase.FLIPS:
-        return spread_flip(view, rules, rng)
+    actions, forced = _forced(view, rules, rng)
+    if forced is not None:
+        return forced
     ev = Evaluator.from_view(view, rules)
     cells, base = ev.cells, ev.base
 
@@ -167,11 +176,9 @@ def best_by_value(actions: list[Action], values: list[float]) -> Action:
 
 
 def normal_policy(view: View, rules: Rules, rng: random.Random) -> Action:
-    actions = playable(view)
-    if len(actions) == 1:
-        return actions[0]
-    if view.phase is Phase.FLIPS:
-        return spread_flip(view, rules, rng)
+    actions, forced = _forced(view, rules, rng)
+    if forced is not None:
+        return forced
     ev = Evaluator.from_view(view, rules)
     if view.phase is Phase.DRAW:
         return best_by_value(actions, ev.draw_choice_values(actions))

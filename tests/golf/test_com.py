@@ -149,13 +149,19 @@ def test_hints_are_legal_readable_and_from_the_view_alone():
         assert hint(view_for(twin, seat), twin.rules) == given
 
 
-def test_hint_names_the_pair():
-    rules = Rules.from_preset("six-card")
-    grids = [["8S", "KH", "QC", "4D", "5C", "9H"], ["AH", "2H", "3H", "4H", "5H", "6H"]]
-    state, _ = table(rules, grids, "8D", ["JC", "JD", "JS"], [HUMAN, COM])
+def opened(rules, grids, discard, stock, players):  # type: ignore[no-untyped-def]
+    """A two-seat hole dealt as given, each seat's opening flips at positions 0 and 2 made."""
+    state, _ = table(rules, grids, discard, stock, players)
     for seat in (0, 1):
         for p in (0, 2):
             state, _ = act(state, seat, RevealCard(p))
+    return state
+
+
+def test_hint_names_the_pair():
+    rules = Rules.from_preset("six-card")
+    grids = [["8S", "KH", "QC", "4D", "5C", "9H"], ["AH", "2H", "3H", "4H", "5H", "6H"]]
+    state = opened(rules, grids, "8D", ["JC", "JD", "JS"], [HUMAN, COM])
     given = hint(view_for(state, 0), rules)
     assert given.action.to_json() == {"type": "take_discard"}
     assert "matches your column 1" in given.reason
@@ -172,10 +178,7 @@ def test_hint_names_the_pair():
 def test_easy_never_breaks_a_matched_column_for_a_worse_card(grid, drawn):
     rules = Rules.from_preset("six-card")
     grids = [["9D", "3C", "JH", "9C", "5C", "JD"], ["AH", "2H", "3H", "4H", "5H", "6H"]]
-    state, _ = table(rules, grids, "8D", [drawn, "KS", "KC"], [COM, COM])
-    for seat in (0, 1):
-        for p in (0, 2):
-            state, _ = act(state, seat, RevealCard(p))
+    state = opened(rules, grids, "8D", [drawn, "KS", "KC"], [COM, COM])
     state, _ = act(state, 0, DrawFromStock())
     view = view_for(state, 0)
     assert view.drawn_card == drawn
@@ -191,10 +194,7 @@ def test_easy_never_breaks_a_matched_column_for_a_worse_card(grid, drawn):
 def test_greedy_takes_a_discard_only_to_lower_its_score_and_places_it_best():
     rules = Rules.from_preset("six-card")
     grids = [["KD", "3C", "JH", "9C", "5C", "JD"], ["AH", "2H", "3H", "4H", "5H", "6H"]]
-    state, _ = table(rules, grids, "2S", ["QS", "KS", "KC"], [COM, COM])
-    for seat in (0, 1):
-        for p in (0, 2):
-            state, _ = act(state, seat, RevealCard(p))
+    state = opened(rules, grids, "2S", ["QS", "KS", "KC"], [COM, COM])
     # KD ? JH / ? ? ?: the 2 on the pile (-2 points) is better than the jack (10)
     view = view_for(state, 0)
     assert POLICIES["greedy"](view, rules, random.Random(1)) == TakeDiscard()
@@ -211,10 +211,7 @@ def test_greedy_takes_a_discard_only_to_lower_its_score_and_places_it_best():
 def test_normal_goes_out_when_the_opponent_has_more_to_gain_from_the_hole_going_on():
     rules = Rules.from_preset("six-card")
     grids = [["AS", "AC", "AD", "AH", "KS", "KC"], ["QS", "QC", "QD", "QH", "JS", "JC"]]
-    state, _ = table(rules, grids, "8D", ["5S", "KH", "KD"], [COM, COM])
-    for seat in (0, 1):
-        for p in (0, 2):
-            state, _ = act(state, seat, RevealCard(p))
+    state = opened(rules, grids, "8D", ["5S", "KH", "KD"], [COM, COM])
     state, _ = act(state, 0, DrawFromStock())
     view = view_for(state, 0)
     assert view.drawn_card == "5S"
