@@ -130,6 +130,10 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+# The web client (web/, docs/client.md): its page at /, its modules and styles as static
+# files under /static/web/.
+WEB_CLIENT_DIR = BASE_DIR / "web"
+STATICFILES_DIRS = [("web", WEB_CLIENT_DIR)]
 WHITENOISE_USE_FINDERS = DEBUG
 
 # Requests: the API takes small JSON bodies; anything larger is refused early.

@@ -1,12 +1,27 @@
+from django.conf import settings
 from django.contrib import admin
+from django.http import HttpRequest, HttpResponse
 from django.urls import include, path, re_path
 from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_safe
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from api.health import healthz, readyz
 from api.problems import not_found
 
+
+@require_safe
+def web_client(request: HttpRequest) -> HttpResponse:
+    """The web client's page (web/index.html): static, it renders nothing of a match; its
+    modules read everything from the public API."""
+    page = (settings.WEB_CLIENT_DIR / "index.html").read_bytes()
+    response = HttpResponse(page, content_type="text/html; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
 urlpatterns = [
+    path("", web_client, name="web-client"),
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),
     path("admin/", admin.site.urls),

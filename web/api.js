@@ -1,0 +1,202 @@
+// @ts-check
+// The service's public API, typed from the declarations openapi-typescript generates
+// from its OpenAPI schema (tests/web/test_client_types.py checks this file with tsc).
+// Nothing here knows a game's rules: the views and the legal actions come from the API.
+
+/** @typedef {import("@api").components["schemas"]} Schemas */
+/** @typedef {import("@api").paths} Paths */
+/** @typedef {import("@api").operations} Operations */
+/** @typedef {Schemas["Problem"]} Problem */
+/** @typedef {Schemas["MatchDetail"]} MatchDetail */
+/** @typedef {Schemas["MatchPage"]} MatchPage */
+/** @typedef {Schemas["Game"]} Game */
+/** @typedef {Schemas["GameView"]} GameView */
+/** @typedef {Schemas["GolfView"]} GolfView */
+/** @typedef {Schemas["GolfAction"]} GolfAction */
+/** @typedef {Schemas["GameAction"]} GameAction */
+/** @typedef {Schemas["ActResult"]} ActResult */
+/** @typedef {Schemas["EventPage"]} EventPage */
+/** @typedef {Schemas["Event"]} GameEvent */
+/** @typedef {Schemas["Hint"]} Hint */
+/** @typedef {Schemas["User"]} User */
+/** @typedef {Schemas["Registered"]} Registered */
+/** @typedef {Schemas["Token"]} Token */
+/** @typedef {Paths["/api/matches"]["post"]["requestBody"]["content"]["application/json"]} MatchCreate */
+/** @typedef {Paths["/api/accounts/register"]["post"]["requestBody"]["content"]["application/json"]} RegisterRequest */
+/** @typedef {Paths["/api/auth/token"]["post"]["requestBody"]["content"]["application/json"]} LogInRequest */
+/** @typedef {NonNullable<Operations["matches_list"]["parameters"]["query"]>} MatchListQuery */
+/** @typedef {NonNullable<Operations["matches_events_retrieve"]["parameters"]["query"]>} EventsQuery */
+
+const TOKEN_KEY = "card-games-token";
+
+/** An answer of the API that is not a success: its problem+json, or a network failure. */
+export class ApiError extends Error {
+  /**
+   * @param {number} status 0 when the network failed
+   * @param {Problem | null} problem
+   * @param {string} message
+   */
+  constructor(status, problem, message) {
+    super(message);
+    this.status = status;
+    this.problem = problem;
+  }
+
+  /** What a person reads: the problem's title and detail, and each field's messages. */
+  get readable() {
+    const problem = this.problem;
+    if (!problem) return this.message;
+    const fields = Object.entries(problem.errors ?? {}).map(
+      ([field, messages]) => `${field}: ${messages.join(" ")}`,
+    );
+    return [`${problem.title}: ${problem.detail}`, ...fields].join("\n");
+  }
+}
+
+/** @returns {string | null} */
+export function savedToken() {
+  try {
+    return localStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/** @param {string | null} token */
+export function saveToken(token) {
+  if (token) localStorage.setItem(TOKEN_KEY, token);
+  else localStorage.removeItem(TOKEN_KEY);
+}
+
+/** @param {unknown} body @returns {body is Problem} */
+function isProblem(body) {
+  return typeof body === "object" && body !== null && "title" in body && "detail" in body;
+}
+
+/**
+ * One request. The token goes as a bearer token; an error answer becomes an ApiError.
+ * @param {string} method
+ * @param {string} path under /api
+ * @param {{body?: unknown, headers?: Record<string, string>, signal?: AbortSignal}} [options]
+ * @returns {Promise<unknown>}
+ */
+async function call(method, path, options = {}) {
+  /** @type {Record<string, string>} */
+  const headers = { Accept: "application/json", ...(options.headers ?? {}) };
+  const token = savedToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  /** @type {RequestInit} */
+  const init = { method, headers, credentials: "omit" };
+  if (options.signal) init.signal = options.signal;
+  if (options.body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(options.body);
+  }
+  /** @type {Response} */
+  let response;
+  try {
+    response = await fetch(`/api${path}`, init);
+  } catch (error) {
+    if (error instanceof DOMException && error.name === "AbortError") throw error;
+    throw new ApiError(0, null, "The service cannot be reached: check your connection.");
+  }
+  if (response.status === 204) return null;
+  /** @type {unknown} */
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    body = null;
+  }
+  if (!response.ok) {
+    const problem = isProblem(body) ? body : null;
+    throw new ApiError(response.status, problem, problem ? problem.title : `HTTP ${response.status}`);
+  }
+  return body;
+}
+
+/** @param {RegisterRequest} request @returns {Promise<Registered>} */
+export async function register(request) {
+  return /** @type {Registered} */ (await call("POST", "/accounts/register", { body: request }));
+}
+
+/** @param {LogInRequest} request @returns {Promise<Token>} */
+export async function logIn(request) {
+  return /** @type {Token} */ (await call("POST", "/auth/token", { body: request }));
+}
+
+/** Revokes the token. */
+export async function logOut() {
+  await call("DELETE", "/auth/token");
+}
+
+/** @returns {Promise<User>} */
+export async function me() {
+  return /** @type {User} */ (await call("GET", "/me"));
+}
+
+/** @returns {Promise<Game[]>} */
+export async function games() {
+  return /** @type {Game[]} */ (await call("GET", "/games"));
+}
+
+/** @param {MatchListQuery} query @returns {Promise<MatchPage>} */
+export async function matches(query) {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null) params.set(key, String(value));
+  }
+  return /** @type {MatchPage} */ (await call("GET", `/matches?${params}`));
+}
+
+/** @param {MatchCreate} request @returns {Promise<MatchDetail>} */
+export async function createMatch(request) {
+  return /** @type {MatchDetail} */ (await call("POST", "/matches", { body: request }));
+}
+
+/** @param {string} id @returns {Promise<MatchDetail>} */
+export async function match(id) {
+  return /** @type {MatchDetail} */ (await call("GET", `/matches/${encodeURIComponent(id)}`));
+}
+
+/**
+ * Your view as it was after `version` events (the latest version: your view now).
+ * @param {string} id @param {number} version @param {AbortSignal} [signal]
+ * @returns {Promise<GameView>}
+ */
+export async function stateAt(id, version, signal) {
+  const path = `/matches/${encodeURIComponent(id)}/states/${version}`;
+  return /** @type {GameView} */ (await call("GET", path, signal ? { signal } : {}));
+}
+
+/**
+ * Sends an action. With `version`, sends it as If-Match: a 412 then says the table moved.
+ * @param {string} id @param {GameAction} action @param {number | null} version
+ * @returns {Promise<ActResult>}
+ */
+export async function act(id, action, version) {
+  /** @type {Record<string, string>} */
+  const headers = { "Idempotency-Key": crypto.randomUUID() };
+  if (version !== null) headers["If-Match"] = `"${version}"`;
+  const path = `/matches/${encodeURIComponent(id)}/actions`;
+  return /** @type {ActResult} */ (await call("POST", path, { body: action, headers }));
+}
+
+/** @param {string} id @returns {Promise<Hint>} */
+export async function hint(id) {
+  return /** @type {Hint} */ (await call("GET", `/matches/${encodeURIComponent(id)}/hint`));
+}
+
+/**
+ * Long-polls the log: answers as soon as there are events after `query.after`.
+ * @param {string} id @param {EventsQuery} query @param {AbortSignal} signal
+ * @returns {Promise<EventPage>}
+ */
+export async function events(id, query, signal) {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined) params.set(key, String(value));
+  }
+  const path = `/matches/${encodeURIComponent(id)}/events?${params}`;
+  return /** @type {EventPage} */ (await call("GET", path, { signal }));
+}
