@@ -48,6 +48,15 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# The browser the web client's tests drive (tests/web): Debian's chromium, installed when
+# make runs as root with apt-get; otherwise the test target stops, naming the package.
+CHROMIUM := /usr/bin/chromium
+test: $(CHROMIUM)
+$(CHROMIUM):
+	@{ [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+		&& apt-get update -qq && apt-get install -y -qq chromium; } \
+		|| { echo "make: chromium is missing: install the Debian package chromium (apt-get install chromium)" >&2; exit 1; }
+
 ## Re-resolve requirements.lock from pyproject.toml (needs network access to the package index).
 lock:
 	$(BIN)/python -m pip install --quiet uv
