@@ -4,6 +4,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The npm tools the suite runs on the OpenAPI schema (openapi-typescript, tsc), from
+# package-lock.json.
+NODE_STAMP := node_modules/.installed
 # The tests' servers: embedded PostgreSQL and Redis under var/test, unless both
 # TEST_DATABASE_URL and TEST_REDIS_URL name running servers.
 WITH_TEST_SERVERS := $(BIN)/python scripts/embedded.py exec --dir var/test --fast --
@@ -14,11 +17,17 @@ PYTEST := $(BIN)/pytest --numprocesses=$(TEST_JOBS) --dist=loadscope
 
 .PHONY: run test pytest fuzz lint typecheck install lock clean
 
-## Install the locked dependencies into .venv (again whenever the lock file changes).
-install: $(STAMP)
+## Install the locked dependencies into .venv and node_modules (again when a lock changes).
+install: $(STAMP) $(NODE_STAMP)
 $(STAMP): requirements.lock
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements.lock
+	@touch $@
+$(NODE_STAMP): package-lock.json
+	@command -v npm >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+		&& apt-get update -qq && apt-get install -y -qq nodejs npm; } \
+		|| { echo "make: npm is missing: install Node.js 18 or newer with npm (Debian packages nodejs and npm)" >&2; exit 1; }
+	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
 ## Start the API, a Celery worker and beat, on embedded PostgreSQL and Redis under var/
@@ -27,11 +36,11 @@ run: $(STAMP)
 	@$(BIN)/python scripts/run.py
 
 ## Lint, type-check and run the whole suite on PostgreSQL and Redis.
-test: $(STAMP) lint typecheck
+test: $(STAMP) $(NODE_STAMP) lint typecheck
 	$(WITH_TEST_SERVERS) $(PYTEST) $(ARGS)
 
 ## Run part of the suite, without lint: make pytest ARGS="tests/api -x"
-pytest: $(STAMP)
+pytest: $(STAMP) $(NODE_STAMP)
 	$(WITH_TEST_SERVERS) $(PYTEST) $(ARGS)
 
 ## Fuzz every API operation from the OpenAPI schema with many fresh examples.
@@ -65,4 +74,4 @@ lock:
 clean:
 	-$(BIN)/python scripts/embedded.py stop --dir var
 	-$(BIN)/python scripts/embedded.py stop --dir var/test
-	rm -rf $(VENV) var
+	rm -rf $(VENV) var node_modules

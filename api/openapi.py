@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Iterable
 from typing import Any
 
+from cards.protocol import Schemas
 from games import DEFAULT_GAME, all_games
 
 #: Fields of a match request that stand for a rules option of the same name.
@@ -21,6 +23,27 @@ RULE_SHORTCUTS = frozenset({"holes", "undo", "local"})
 #: Fields of a match request only some games have: the game's name for a platform field.
 GAME_ALIASES = {"hole_pause_seconds": "golf"}
 
+
+#: Keys the platform adds to a game's view (``matches.selectors.match_view``): present
+#: only in matches with a turn timer or a bounded pause between rounds.
+PLATFORM_VIEW_KEYS = {
+    "turn_started_at": {
+        "type": "string",
+        "format": "date-time",
+        "description": "when the wait for the seats to act began (timed matches, while active)",
+    },
+    "turn_deadline": {
+        "type": "string",
+        "format": "date-time",
+        "description": "when the server moves for them (timed matches, while active)",
+    },
+    "auto_moves": {
+        "type": "array",
+        "items": {"type": "integer"},
+        "description": "the sequence numbers of the events the server made for you when your "
+        "time ran out (a seated player in a timed match)",
+    },
+}
 
 #: The optional field of an action request that the If-Match header may stand for.
 EXPECTED_VERSION = {
@@ -108,6 +131,41 @@ HEADERS = {
 }
 
 
+#: Problems any operation may answer that the views do not list one by one.
+COMMON_PROBLEMS = {
+    "429": "too many requests (throttled, too_many_waiters, login_locked): retry after "
+    "Retry-After seconds",
+}
+#: ... and those of an operation that reads a body.
+BODY_PROBLEMS = {
+    "413": "the body is larger than the service takes (request_too_large)",
+    "415": "the body is not JSON (unsupported_media_type)",
+}
+
+
+def declare_every_problem(
+    result: dict[str, Any], generator: Any, request: Any, public: Any
+) -> dict[str, Any]:
+    """Every operation is throttled (429), and one that reads a body refuses a body that is
+    not JSON (415) or too large (413): each says so, as a problem document."""
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            responses = operation.setdefault("responses", {})
+            wanted = dict(COMMON_PROBLEMS)
+            if "requestBody" in operation:
+                wanted.update(BODY_PROBLEMS)
+            for code, description in wanted.items():
+                responses.setdefault(
+                    code,
+                    {
+                        "description": description,
+                        "content": {"application/problem+json": {"schema": _ref("Problem")}},
+                    },
+                )
+            operation["responses"] = dict(sorted(responses.items()))
+    return result
+
+
 def declare_headers(
     result: dict[str, Any], generator: Any, request: Any, public: Any
 ) -> dict[str, Any]:
@@ -168,8 +226,9 @@ def split_seat_requests(
     result: dict[str, Any], generator: Any, request: Any, public: Any
 ) -> dict[str, Any]:
     """``SeatRequest`` as the union it is: ``{"type": "me"}``, ``{"type": "open"}``, or
-    ``{"type": "com"}`` with an optional ``level`` (the game's default level when
-    absent); only a COM seat has a level."""
+    ``{"type": "com", "level": ...}``; only a COM seat has a level. The schema asks a
+    client to name the level (the service takes a COM seat without one as its game's
+    default level, which a client should say rather than assume)."""
     components = result.get("components", {}).get("schemas", {})
     seat = components.get("SeatRequest")
     if seat is None or "properties" not in seat:
@@ -185,14 +244,13 @@ def split_seat_requests(
         if level_schema is not None:
             properties["level"] = {
                 **copy.deepcopy(level_schema),
-                "description": "a COM's level, one of its game's (GET /api/games); "
-                "the game's default level if absent",
+                "description": "a COM's level, one of its game's (GET /api/games: com_levels)",
             }
         components[name] = {
             "type": "object",
             "description": description,
             "properties": properties,
-            "required": ["type"],
+            "required": sorted(properties),
             "additionalProperties": False,
         }
     components["SeatRequest"] = {
@@ -220,8 +278,24 @@ def add_game_schemas(
         for ref in union.get("oneOf", union.get("anyOf", [union])):
             variant = components[ref["$ref"].rsplit("/", 1)[1]] if "$ref" in ref else ref
             variant.setdefault("properties", {})["expected_version"] = EXPECTED_VERSION
+    for schemas in shapes.values():  # what the platform adds to every game's view
+        properties = components[schemas.view].setdefault("properties", {})
+        properties.update(copy.deepcopy(PLATFORM_VIEW_KEYS))
+        required = components[schemas.view].get("required", [])
+        if set(required) & set(PLATFORM_VIEW_KEYS):
+            components[schemas.view]["required"] = [
+                k for k in required if k not in PLATFORM_VIEW_KEYS
+            ]
     components["GameView"] = _union([s.view for s in shapes.values()])
+    if len(shapes) > 1:  # every view says its game
+        components["GameView"]["discriminator"] = {
+            "propertyName": "game",
+            "mapping": {name: _ref(s.view)["$ref"] for name, s in shapes.items()},
+        }
     events = [s.event for s in shapes.values()]
+    for envelope in ("Event", "AuditEvent"):
+        if envelope in components and all(events):
+            components[envelope] = _events_by_type(components, envelope, shapes.values())
     components["GameEventData"] = (
         {"anyOf": [_ref(name) for name in events]}
         if all(events)
@@ -250,9 +324,82 @@ def add_game_schemas(
             overrides = f"{game.info.title.replace(' ', '')}RuleOverrides"
             components[overrides] = _overrides(components[shapes[game.info.name].rules])
             properties["rules"] = _ref(overrides)
-            if game.info.name != DEFAULT_GAME:
-                variant["required"] = sorted({*variant.get("required", []), "game"})
+            properties["game"]["description"] = (
+                "the game (the service takes a request without it as one for "
+                f"{DEFAULT_GAME}; clients send it)"
+            )
+            variant["required"] = sorted({*variant.get("required", []), "game"})
             components[name] = variant
             variants.append(name)
         components["MatchCreate"] = _union(variants)
+        if len(variants) > 1:
+            components["MatchCreate"]["discriminator"] = {
+                "propertyName": "game",
+                "mapping": {
+                    game.info.name: f"#/components/schemas/{name}"
+                    for game, name in zip(games, variants, strict=True)
+                },
+            }
+    return result
+
+
+def _events_by_type(
+    components: dict[str, Any], envelope: str, shapes: Iterable[Schemas]
+) -> dict[str, Any]:
+    """An event as the union it is, discriminated by ``type``: one shape per event type
+    (``Event_card_drawn``, ...), whose ``data`` is that type's payload in the games that
+    have it (``GolfEvent_card_drawn``; ``HeartsEvent_card_played`` or
+    ``Ninety-NineEvent_card_played``)."""
+    by_type: dict[str, list[str]] = {}
+    for schemas in shapes:
+        prefix = f"{schemas.event}_"
+        for name in schemas.components:
+            if name.startswith(prefix):
+                by_type.setdefault(name.removeprefix(prefix), []).append(name)
+    base = components[envelope]
+    mapping = {}
+    for kind, payloads in sorted(by_type.items()):
+        record = copy.deepcopy(base)
+        record["properties"]["type"] = {"type": "string", "enum": [kind]}
+        record["properties"]["data"] = {
+            **_union(payloads, "anyOf"),
+            "description": "the event's data as you may see it (hidden cards are null)",
+        }
+        components[f"{envelope}_{kind}"] = record
+        mapping[kind] = _ref(f"{envelope}_{kind}")["$ref"]
+    return {
+        "oneOf": [{"$ref": ref} for ref in mapping.values()],
+        "discriminator": {"propertyName": "type", "mapping": mapping},
+    }
+
+
+def _null_in_nullable_enums(node: Any) -> None:
+    """OpenAPI 3.0.3: a nullable enum allows null only when it lists it."""
+    if isinstance(node, dict):
+        if node.get("nullable") and "enum" in node and None not in node["enum"]:
+            node["enum"] = [*node["enum"], None]
+        for value in node.values():
+            _null_in_nullable_enums(value)
+    elif isinstance(node, list):
+        for value in node:
+            _null_in_nullable_enums(value)
+
+
+def type_the_requests(
+    result: dict[str, Any], generator: Any, request: Any, public: Any
+) -> dict[str, Any]:
+    """Query parameters that take ``true`` or ``false`` are booleans (a client sends its
+    booleans as those words); a body an operation reads is required (the service takes
+    an absent one as ``{}``, which is what a generated client should send); a nullable
+    enum lists ``null``."""
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            for parameter in operation.get("parameters", []):
+                schema = parameter.get("schema", {})
+                if sorted(schema.get("enum", [])) == ["false", "true"]:
+                    parameter["schema"] = {"type": "boolean"}
+            body = operation.get("requestBody")
+            if body is not None:
+                body["required"] = True
+    _null_in_nullable_enums(result)
     return result

@@ -54,6 +54,13 @@ class ProblemSerializer(serializers.Serializer):
         required=False,
         help_text="field -> messages, for validation problems",
     )
+    current_version = serializers.IntegerField(
+        required=False,
+        help_text="the match's version now (version_conflict, precondition_failed): read it again",
+    )
+    limit = serializers.IntegerField(
+        required=False, help_text="the bound that was reached (too_many_matches)"
+    )
 
 
 # --- accounts -----------------------------------------------------------------------------
@@ -331,7 +338,7 @@ class AuditEventSerializer(EventSerializer):
 class AuditSerializer(serializers.Serializer):
     match = serializers.UUIDField()
     status = serializers.CharField()
-    rules = serializers.DictField()
+    rules = GameRulesField()
     seed = serializers.CharField(allow_null=True)
     seed_commitment = serializers.CharField()
     chain_faults = serializers.ListField(child=serializers.CharField())

@@ -434,6 +434,7 @@ class MatchListView(APIView):
             OpenApiExample(
                 "You against two COMs",
                 value={
+                    "game": "golf",
                     "preset": "six-card",
                     "holes": 3,
                     "seats": [
@@ -447,9 +448,10 @@ class MatchListView(APIView):
             OpenApiExample(
                 "Nine-card with a friend, custom rules",
                 value={
+                    "game": "golf",
                     "preset": "nine-card",
                     "rules": {"flip_on_discard": "optional", "jokers": True},
-                    "seats": [{"type": "me"}, {"type": "open"}, {"type": "com"}],
+                    "seats": [{"type": "me"}, {"type": "open"}, {"type": "com", "level": "normal"}],
                     "turn_timeout": 86400,
                 },
                 request_only=True,

@@ -202,10 +202,12 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api.openapi.close_request_bodies",
+        "api.openapi.declare_every_problem",
         "api.openapi.declare_headers",
         "api.openapi.name_the_enums",
         "api.openapi.split_seat_requests",
         "api.openapi.add_game_schemas",
+        "api.openapi.type_the_requests",
     ],
 }
 

@@ -41,3 +41,6 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": dict.fromkeys(("anon", "user", "auth", "actions"), "10000/min"),
 }
 PUSH_LISTENER_IDLE_SECONDS = 0  # every test's event loop is its own: close at once
+# Every API response the suite receives is checked against the OpenAPI schema
+# (tests/clients/conformance.py); the suite fails a test that received one that is not.
+MIDDLEWARE = [*MIDDLEWARE, "tests.clients.conformance.SchemaConformanceMiddleware"]  # noqa: F405

@@ -112,10 +112,11 @@ ACTION = {
     },
 }
 
-VIEW = {
+VIEW: dict[str, Any] = {
     "type": "object",
     "description": "A Golf table as one seat (or a spectator) may see it",
     "properties": {
+        "game": {"type": "string", "enum": ["golf"], "description": "the game of this view"},
         "seat": {**SEAT, "nullable": True, "description": "your seat; null for a spectator"},
         "version": {"type": "integer"},
         "phase": {
@@ -188,9 +189,13 @@ VIEW = {
         ),
         "stock_seen": _list(CARD),
         "drawn_seen": {"type": "boolean"},
-        "auto_moves": _list({"type": "integer"}),
     },
 }
+# every field is always there (null where the schema says it may be)
+VIEW["required"] = sorted(VIEW["properties"])
+for _nested in ("drawn", "final_turns"):
+    VIEW["properties"][_nested]["required"] = sorted(VIEW["properties"][_nested]["properties"])
+VIEW["properties"]["seen"]["items"]["required"] = ["card", "position", "seat"]
 
 # Every event's data as a reader may see it: each field described once, by name.
 _CARDS = _list(HIDDEN_CARD)
@@ -250,6 +255,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
 
 # --- examples for the API's documentation --------------------------------------------------
 VIEW_EXAMPLE = {
+    "game": "golf",
     "seat": 0,
     "version": 9,
     "phase": "place",

@@ -76,6 +76,7 @@ class View:
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "game": "golf",
             "seat": self.seat,
             "version": self.version,
             "phase": self.phase.value,

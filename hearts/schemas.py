@@ -104,6 +104,7 @@ PASS = _object(
 
 VIEW = _object(
     {
+        "game": {"type": "string", "enum": ["hearts"], "description": "the game of this view"},
         "seat": {**NULLABLE_SEAT, "description": "your seat; null for a spectator"},
         "version": {"type": "integer"},
         "phase": {"type": "string", "enum": [p.value for p in Phase]},
@@ -145,8 +146,6 @@ VIEW = _object(
     },
     description="A Hearts table as one seat (or a spectator) may see it",
 )
-# The platform adds its own keys to a view (e.g. ``auto_moves``).
-VIEW["additionalProperties"] = True
 
 # Every event's data as a reader may see it: each field described once, by name.
 _HANDS = _list(_list(HIDDEN_CARD), description="by seat; null cards where hidden")

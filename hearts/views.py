@@ -74,6 +74,7 @@ class View:
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "game": "hearts",
             "seat": self.seat,
             "version": self.version,
             "phase": self.phase.value,

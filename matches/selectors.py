@@ -169,6 +169,7 @@ def audit_record(match: Match) -> dict[str, Any]:
                 "type": r.type,
                 "schema_version": r.version,
                 "actor": r.actor,
+                "seat": actor_seat(match, r.actor),
                 "created_at": r.created_at.isoformat(),
                 "data": r.payload,
                 "hash": r.hash,

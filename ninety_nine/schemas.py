@@ -115,6 +115,11 @@ DEAL_RESULT = {
 VIEW = {
     **_object(
         {
+            "game": {
+                "type": "string",
+                "enum": ["ninety-nine"],
+                "description": "the game of this view",
+            },
             "seat": {**_null(SEAT), "description": "your seat; null for a spectator"},
             "version": INT,
             "phase": {"type": "string", "enum": [p.value for p in Phase]},
@@ -156,15 +161,11 @@ VIEW = {
             "tricks_won": _list(INT, SEATS),
             "totals": _list(INT, SEATS),
             "deal_scores": _list(_list(INT, SEATS)),
-            "last_deal": _null(ref("DealResult")),
+            # (inline: OpenAPI 3.0 ignores "nullable" beside a $ref)
+            "last_deal": _null(DEAL_RESULT),
             "winners": _list(SEAT),
             "legal_actions": _list(ref("Action")),
-            # added by the platform to a timed match's views
-            "auto_moves": _list(INT),
-            "turn_started_at": {"type": "string", "format": "date-time"},
-            "turn_deadline": {"type": "string", "format": "date-time"},
         },
-        optional=("auto_moves", "turn_started_at", "turn_deadline"),
     ),
     "description": "A Ninety-Nine table as one seat (or a spectator) may see it",
 }

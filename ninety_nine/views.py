@@ -82,6 +82,7 @@ class View:
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "game": "ninety-nine",
             "seat": self.seat,
             "version": self.version,
             "phase": self.phase.value,
