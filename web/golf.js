@@ -331,7 +331,7 @@ export class GolfTable {
     play.append(others, this.middle(view, legal));
     if (me !== null) play.append(this.seatBlock(view, me, legal));
     play.append(this.actionBar(view, legal));
-    play.append(el("p", { class: "prompt", "aria-live": "polite", id: "prompt" }, [this.prompt(view)]));
+    play.append(el("p", { class: "prompt", "aria-live": "polite", id: "prompt", tabindex: "-1" }, [this.prompt(view)]));
     if (this.hintText) play.append(el("p", { class: "hint", role: "status" }, [`Hint: ${this.hintText}`]));
     const side = el("div", { class: "side" }, [
       this.scores(view),
@@ -342,11 +342,18 @@ export class GolfTable {
     ]);
     table.append(el("div", { class: "table-body" }, [play, side]));
 
-    const focused = document.activeElement instanceof HTMLElement ? document.activeElement.dataset.focusKey : undefined;
+    // keep the keyboard where it was: on the same control, or, when that one is gone (a
+    // card just played), on the first move offered, else on the prompt
+    const active = document.activeElement;
+    const hadFocus = active instanceof HTMLElement && this.root.contains(active);
+    const key = hadFocus ? active.dataset.focusKey : undefined;
     this.root.replaceChildren(table);
-    if (focused) {
-      const again = this.root.querySelector(`[data-focus-key="${focused}"]`);
-      if (again instanceof HTMLElement) again.focus();
+    if (hadFocus) {
+      const target =
+        (key ? this.root.querySelector(`[data-focus-key="${key}"]`) : null) ??
+        this.root.querySelector(".seat.mine button, .middle button, .actions button") ??
+        this.root.querySelector(".prompt");
+      if (target instanceof HTMLElement) target.focus();
     }
   }
 

@@ -241,9 +241,17 @@ try {
       target = page.locator(`.actions button[data-action="${action}"]`);
       move = action;
     }
-    // flips by the keyboard (focus, Enter), everything else by the mouse
+    // the opening flips by the keyboard: Tab to a card of yours the first time; the
+    // second time the focus is already on a card to turn up (it moves to the next move
+    // offered); Enter turns it up. Everything else by the mouse.
     if (shown.phase === "flips") {
-      await target.focus();
+      const onMyCard = () => page.evaluate(() => document.activeElement?.matches(".seat.mine button.card") ?? false);
+      for (let tabs = 0; !(await onMyCard()); tabs += 1) {
+        if (tabs > 60 || summary.keyboard > 0) throw new Error(`Tab does not reach a card to turn up (after ${tabs} presses)`);
+        await page.keyboard.press("Tab");
+      }
+      const position = await page.evaluate(() => document.activeElement?.getAttribute("data-position"));
+      move = `reveal:${position}`;
       await page.keyboard.press("Enter");
       summary.keyboard += 1;
     } else {
