@@ -1,6 +1,6 @@
 // Plays one Golf match in the web client, in headless Chromium, by clicking (and by the
-// keyboard), as a new user would: register, create a six-card match of one hole against
-// two COMs, play it to the end. Whenever the page shows a new version of the match, the
+// keyboard), as a new user would: register, create a six-card practice match (undo on)
+// of one hole against two COMs, play it to the end, taking one turn back on the way. Whenever the page shows a new version of the match, the
 // page's state (every grid cell's label and card, the stock, the discard pile, the drawn
 // card, the phase, the final-turns banner, the totals, the moves offered) is checked
 // against the API's view for this user at that version (GET states/{version}).
@@ -116,7 +116,9 @@ function compare(shown, view) {
       .map((a) => ("position" in a ? `${a.type}:${a.position}` : a.type))
       .sort();
     check(JSON.stringify(offered) === JSON.stringify(legal), `offered ${offered} != legal ${legal}`);
-    check(shown.yourTurn === view.legal_actions.length > 0, `your turn ${shown.yourTurn} with ${legal}`);
+    // (undo may be offered while the COMs play on after your turn: not your turn then)
+    const yourTurn = view.seats_to_act.includes(view.seat) && view.legal_actions.length > 0;
+    check(shown.yourTurn === yourTurn, `your turn ${shown.yourTurn} with ${legal}`);
   }
   for (const cell of shown.cards) {
     // nothing the API hides is shown: a face-down cell carries no card
@@ -167,6 +169,7 @@ try {
   await page.getByLabel("Rules").selectOption("six-card");
   await page.getByLabel("Holes").fill("1");
   await page.getByLabel("Computer opponents").selectOption("2");
+  await page.getByLabel("Practice: allow undo").check();
   await page.getByRole("button", { name: "Start the match" }).click();
   await page.waitForURL(/#\/match\/[0-9a-f-]{36}$/);
   const matchId = page.url().split("/match/")[1];
@@ -184,6 +187,7 @@ try {
   let checked = 0;
   let bannerShot = false;
   let hinted = false;
+  let undone = false;
   while (Date.now() < DEADLINE) {
     const shown = await page.evaluate(snapshot);
     if (!shown) {
@@ -234,8 +238,15 @@ try {
         hinted = true;
         continue;
       }
-      target = page.getByRole("button", { name: /^stock, \d+ cards?: draw a card$/ });
-      move = "draw";
+      if (!undone && shown.actions.includes("undo")) {
+        // take the last turn back once (a practice match), then play on
+        target = page.getByRole("button", { name: "Undo my last turn" });
+        move = "undo";
+        undone = true;
+      } else {
+        target = page.getByRole("button", { name: /^stock, \d+ cards?: draw a card$/ });
+        move = "draw";
+      }
     } else {
       const action = shown.actions.find((a) => a !== "hint");
       target = page.locator(`.actions button[data-action="${action}"]`);

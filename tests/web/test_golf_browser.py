@@ -55,6 +55,11 @@ def test_a_whole_golf_match_played_by_clicking_matches_the_api(live_server, live
     assert summary["keyboard"] == 2  # the two opening flips, by the keyboard
     assert [m.split(":")[0] for m in summary["moves"][:2]] == ["reveal", "reveal"]
     assert summary["hint"] and summary["hint"].startswith("Hint: ")
+    # one turn taken back: the swap before it, and the card drawn is placed again (no draw)
+    moves = summary["moves"]
+    assert moves.count("undo") == 1
+    undo = moves.index("undo")
+    assert moves[undo - 1].startswith("swap:") and moves[undo + 1].startswith("swap:")
     assert "Invalid credentials" in summary["problem"], summary["problem"]
     assert all(Path(shot).stat().st_size > 1000 for shot in summary["screenshots"])
 
