@@ -1,11 +1,16 @@
 // @ts-check
-// The reference client: log in, a lobby, and a table (Golf, in this version). One page,
+// The reference client: log in, a lobby, and a table for each game (Golf, Hearts, Ninety-Nine). One page,
 // routed by the URL's hash: #/ is the lobby, #/match/<id> a table.
 
 import * as api from "./api.js";
-import { GolfTable, el } from "./golf.js";
+import { GolfTable } from "./golf.js";
+import { HeartsTable } from "./hearts.js";
+import { NinetyNineTable } from "./ninety_nine.js";
+import { el } from "./table.js";
 
 /** @typedef {api.Schemas["GolfMatchCreate"]} GolfMatchCreate */
+/** @typedef {api.Schemas["HeartsMatchCreate"]} HeartsMatchCreate */
+/** @typedef {api.Schemas["Ninety-NineMatchCreate"]} NinetyNineMatchCreate */
 /** @typedef {api.Schemas["ComSeatRequest"]} ComSeatRequest */
 /** @typedef {api.Schemas["SeatRequest"]} SeatRequest */
 
@@ -13,7 +18,7 @@ const main = /** @type {HTMLElement} */ (document.getElementById("main"));
 const errors = /** @type {HTMLElement} */ (document.getElementById("errors"));
 const account = /** @type {HTMLElement} */ (document.getElementById("account"));
 
-/** @type {GolfTable | null} */
+/** @type {GolfTable | HeartsTable | NinetyNineTable | null} */
 let table = null;
 
 /** Shows a readable message in the page's alert region (screen readers read it out). */
@@ -114,49 +119,73 @@ function showAccount(user) {
   account.replaceChildren(lobby, el("span", { class: "who" }, [`${user.username}`]), out);
 }
 
-/** @param {api.Game} golf */
-function newGolfForm(golf) {
-  const presets = golf.presets.map((p) => el("option", { value: p.name }, [p.name]));
-  const defaultPreset = presets.find((o) => o.value === golf.default_preset);
-  if (defaultPreset) defaultPreset.selected = true;
-  const levels = golf.com_levels.map((level) =>
-    el("option", level === golf.default_com_level ? { value: level, selected: "" } : { value: level }, [level]),
-  );
-  const opponents = Array.from({ length: golf.seats.max - 1 }, (_, i) =>
-    el("option", i === 1 ? { value: String(i + 1), selected: "" } : { value: String(i + 1) }, [String(i + 1)]),
-  );
-  const form = el("form", { class: "panel new-match", "aria-labelledby": "new-golf" }, [
-    el("h2", { id: "new-golf" }, ["New Golf match"]),
-    el("p", {}, [golf.description]),
+/** @param {string} value @param {string} text @param {boolean} selected */
+function option(value, text, selected) {
+  return el("option", selected ? { value, selected: "" } : { value }, [text]);
+}
+
+/** A match of any game against COMs: the game, its presets and COM levels from GET /api/games.
+ * @param {api.Game[]} games @param {string} name the game shown */
+function newMatchForm(games, name) {
+  const game = games.find((g) => g.name === name) ?? games[0];
+  if (!game) return el("p", {}, ["This service has no games."]);
+  const golf = game.name === "golf";
+  const choose = el("select", { id: "game", name: "game" }, games.map((g) => option(g.name, g.title, g.name === game.name)));
+  const presetSelect = el("select", { id: "preset", name: "preset" }, game.presets.map((p) => option(p.name, p.name, p.name === game.default_preset)));
+  const opponents = el("select", { id: "opponents", name: "opponents" });
+  const fillOpponents = () => {
+    const preset = game.presets.find((p) => p.name === presetSelect.value);
+    const limits = preset?.seats ?? game.seats;
+    const usual = (game.default_seats[presetSelect.value]?.length ?? limits.min) - 1;
+    const counts = Array.from({ length: limits.max - limits.min + 1 }, (_, i) => limits.min - 1 + i);
+    opponents.replaceChildren(...counts.map((n) => option(String(n), String(n), n === Math.max(usual, limits.min - 1))));
+  };
+  fillOpponents();
+  presetSelect.addEventListener("change", fillOpponents);
+  const round = capitalWord(game.round_name);
+  const form = el("form", { class: "panel new-match", "aria-labelledby": "new-match" }, [
+    el("h2", { id: "new-match" }, [`New ${game.title} match`]),
+    el("label", { for: "game" }, ["Game"]),
+    choose,
+    el("p", {}, [game.description]),
     el("label", { for: "preset" }, ["Rules"]),
-    el("select", { id: "preset", name: "preset" }, presets),
-    el("label", { for: "holes" }, ["Holes"]),
-    el("input", { id: "holes", name: "holes", type: "number", min: "1", max: "18", value: "1", required: "" }),
+    presetSelect,
+    el("label", { for: "rounds" }, [`${round}s`]),
+    el("input", { id: "rounds", name: "rounds", type: "number", min: "1", max: golf ? "18" : "50", value: "1", required: "" }),
     el("label", { for: "opponents" }, ["Computer opponents"]),
-    el("select", { id: "opponents", name: "opponents" }, opponents),
+    opponents,
     el("label", { for: "level" }, ["Their level"]),
-    el("select", { id: "level", name: "level" }, levels),
+    el("select", { id: "level", name: "level" }, game.com_levels.map((level) => option(level, level, level === game.default_com_level))),
     el("label", { class: "check" }, [el("input", { type: "checkbox", name: "hints", checked: "" }), " Hints"]),
-    el("label", { class: "check" }, [el("input", { type: "checkbox", name: "undo" }), " Practice: allow undo"]),
+    game.name === "ninety-nine" ? "" : el("label", { class: "check" }, [el("input", { type: "checkbox", name: "undo" }), " Practice: allow undo"]),
     el("div", { class: "buttons" }, [el("button", { type: "submit" }, ["Start the match"])]),
   ]);
+  choose.addEventListener("change", () => {
+    form.replaceWith(newMatchForm(games, choose.value));
+    document.getElementById("game")?.focus();
+  });
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const data = new FormData(form);
     const level = /** @type {ComSeatRequest["level"]} */ (String(data.get("level")));
-    const count = Number(data.get("opponents"));
     /** @type {SeatRequest[]} */
     const seats = [{ type: "me" }];
-    for (let i = 0; i < count; i += 1) seats.push({ type: "com", level });
-    /** @type {GolfMatchCreate} */
-    const request = {
-      game: "golf",
-      preset: /** @type {NonNullable<GolfMatchCreate["preset"]>} */ (String(data.get("preset"))),
-      holes: Number(data.get("holes")),
-      seats,
-      hints: data.get("hints") !== null,
-    };
-    if (data.get("undo") !== null) request.undo = true;
+    for (let i = 0; i < Number(data.get("opponents")); i += 1) seats.push({ type: "com", level });
+    const preset = String(data.get("preset"));
+    const rounds = Number(data.get("rounds"));
+    const hints = data.get("hints") !== null;
+    const undo = data.get("undo") !== null;
+    /** @type {api.MatchCreate} */
+    let request;
+    if (game.name === "golf") {
+      request = { game: "golf", preset: /** @type {GolfMatchCreate["preset"]} */ (preset), holes: rounds, seats, hints };
+      if (undo) request.undo = true;
+    } else if (game.name === "hearts") {
+      request = { game: "hearts", preset: /** @type {HeartsMatchCreate["preset"]} */ (preset), rules: { max_deals: rounds, players: /** @type {3 | 4 | 5} */ (seats.length) }, seats, hints };
+      if (undo) request.undo = true;
+    } else {
+      request = { game: "ninety-nine", preset: /** @type {NinetyNineMatchCreate["preset"]} */ (preset), rules: { max_deals: rounds }, seats, hints };
+    }
     void guarded(async () => {
       const detail = await api.createMatch(request);
       clearError();
@@ -164,6 +193,11 @@ function newGolfForm(golf) {
     });
   });
   return form;
+}
+
+/** @param {string} word */
+function capitalWord(word) {
+  return word.charAt(0).toUpperCase() + word.slice(1);
 }
 
 /** @param {api.MatchPage} page @param {api.User} user */
@@ -200,7 +234,6 @@ function gameList(games) {
       el("li", {}, [
         el("strong", {}, [g.title]),
         ` (${g.seats.min}–${g.seats.max} players): ${g.presets.map((p) => p.name).join(", ")}`,
-        g.name === "golf" ? "" : " · its table comes in a later version of this client",
       ]),
     )),
   ]);
@@ -209,10 +242,9 @@ function gameList(games) {
 async function lobbyPage() {
   const [user, games, mine] = await Promise.all([api.me(), api.games(), api.matches({ mine: true, page_size: 20 })]);
   showAccount(user);
-  const golf = games.find((g) => g.name === "golf");
   main.replaceChildren(
     el("div", { class: "lobby" }, [
-      golf ? newGolfForm(golf) : el("p", {}, ["This service has no Golf."]),
+      newMatchForm(games, "golf"),
       matchList(mine, user),
       gameList(games),
     ]),
@@ -225,13 +257,12 @@ async function lobbyPage() {
 async function matchPage(id) {
   const [user, detail] = await Promise.all([api.me(), api.match(id)]);
   showAccount(user);
-  if (detail.game !== "golf") {
-    main.replaceChildren(el("p", { class: "panel" }, [`This client shows Golf tables only for now; this match is ${detail.game}.`]));
-    return;
-  }
   const root = el("div", { class: "table-root" });
   main.replaceChildren(root);
-  table = new GolfTable(root, detail, showError);
+  table =
+    detail.game === "hearts" ? new HeartsTable(root, detail, showError)
+    : detail.game === "ninety-nine" ? new NinetyNineTable(root, detail, showError)
+    : new GolfTable(root, detail, showError);
   await table.start();
 }
 

@@ -1,153 +1,42 @@
 // @ts-check
 // The Golf table: it draws the view the API sends (face-down cards are null there and
 // stay backs here), offers the view's legal actions as buttons and clickable cards, and
-// follows the match by long-polling its events, showing each version one by one.
+// follows the match (table.js), showing each version one by one.
 
-import * as api from "./api.js";
 import { cardFace, cardName } from "./cards.js";
+import { Table, el } from "./table.js";
 
-/** @typedef {api.GolfView} GolfView */
-/** @typedef {api.GolfAction} GolfAction */
-/** @typedef {api.MatchDetail} MatchDetail */
-/** @typedef {api.GameEvent} GameEvent */
+/** @typedef {import("./api.js").GolfView} GolfView */
+/** @typedef {import("./api.js").GolfAction} GolfAction */
+/** @typedef {import("./api.js").GameEvent} GameEvent */
 
-/** Pause between two versions shown in a row (COM moves, one by one), in ms. */
-const PACE_MS = 300;
-
-/** @param {number} ms @param {AbortSignal} signal @returns {Promise<void>} */
-function sleep(ms, signal) {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-}
-
-/**
- * @template {keyof HTMLElementTagNameMap} K
- * @param {K} tag
- * @param {Record<string, string>} [attributes]
- * @param {(Node | string)[]} [children]
- * @returns {HTMLElementTagNameMap[K]}
- */
-export function el(tag, attributes = {}, children = []) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (name === "class") node.className = value;
-    else node.setAttribute(name, value);
-  }
-  node.append(...children);
-  return node;
-}
-
-/** A Golf view, or null when the view is another game's.
- * @param {api.GameView} view @returns {GolfView | null} */
-export function asGolf(view) {
-  return view.game === "golf" ? view : null;
-}
-
-/** @param {unknown} error @returns {boolean} */
-function isAbort(error) {
-  return error instanceof DOMException && error.name === "AbortError";
-}
-
-export class GolfTable {
-  /**
-   * @param {HTMLElement} root
-   * @param {MatchDetail} detail the match (its seats, rules, hints); the view comes from states/
-   * @param {(message: string) => void} showError
-   */
-  constructor(root, detail, showError) {
-    this.root = root;
-    this.detail = detail;
-    this.showError = showError;
-    /** @type {GolfView | null} */
-    this.view = null;
-    this.version = 0;
-    this.busy = false;
+/** @extends {Table<GolfAction, GolfView>} */
+export class GolfTable extends Table {
+  /** @param {ConstructorParameters<typeof Table>} args */
+  constructor(...args) {
+    super(...args);
     /** choosing the card to turn up with a discard (rules that flip on discard) */
     this.flipMode = false;
-    /** @type {string[]} */
-    this.log = [];
-    /** @type {GolfAction | null} */
-    this.hinted = null;
-    this.hintText = "";
-    this.connection = "live";
-    this.abort = new AbortController();
   }
 
-  /** Loads the view at the match's version, then follows the match. */
-  async start() {
-    const view = asGolf(await api.stateAt(this.detail.id, this.detail.version, this.abort.signal));
-    if (!view) throw new Error("this table shows Golf matches only");
-    this.show(view);
-    void this.follow();
+  /** @param {import("./api.js").GameView} view */
+  narrow(view) {
+    return view.game === "golf" ? view : null;
   }
 
-  stop() {
-    this.abort.abort();
+  /** during the opening flips every seat acts at once @param {GolfView} view */
+  simultaneous(view) {
+    return view.phase === "flips";
   }
 
-  /** Long-polls the log and shows every new version in turn; reconnects after a loss. */
-  async follow() {
-    const signal = this.abort.signal;
-    let failures = 0;
-    while (!signal.aborted && this.view && !this.ended(this.view)) {
-      try {
-        const page = await api.events(this.detail.id, { after: this.version, wait: 25 }, signal);
-        if (failures) this.setConnection("live");
-        failures = 0;
-        for (const event of page.events) {
-          if (signal.aborted) return;
-          if (event.seq <= this.version) continue; // already shown (our own action's answer)
-          const view = asGolf(await api.stateAt(this.detail.id, event.seq, signal));
-          if (!view || event.seq <= this.version) continue;
-          this.record(event);
-          this.show(view);
-          if (event.seq < page.version) await sleep(PACE_MS, signal);
-        }
-      } catch (error) {
-        if (isAbort(error) || signal.aborted) return;
-        failures += 1;
-        this.setConnection("reconnecting");
-        await sleep(Math.min(1000 * 2 ** failures, 15000), signal);
-      }
-    }
-  }
-
-  /** @param {string} state */
-  setConnection(state) {
-    this.connection = state;
-    const node = this.root.querySelector(".connection");
-    if (node) node.textContent = state === "live" ? "" : "Connection lost: reconnecting…";
+  resetChoice() {
+    super.resetChoice();
+    this.flipMode = false;
   }
 
   /** @param {GolfView} view */
   inPlay(view) {
     return view.phase === "flips" || view.phase === "draw" || view.phase === "place";
-  }
-
-  /** @param {GolfView} view */
-  ended(view) {
-    return view.phase === "finished" || view.phase === "aborted";
-  }
-
-  /** @param {number} seat */
-  seatName(seat) {
-    const info = this.detail.seats[seat];
-    if (seat === this.view?.seat) return "you";
-    if (!info) return `seat ${seat + 1}`;
-    if (info.kind === "com") return `COM ${seat} (${info.com_level ?? "com"})`;
-    return info.username ?? `seat ${seat + 1}`;
-  }
-
-  /** @param {GameEvent} event */
-  record(event) {
-    const line = this.describe(event);
-    if (!line) return;
-    this.log = [...this.log, line].slice(-8);
   }
 
   /** @param {GameEvent} event @returns {string} */
@@ -182,94 +71,18 @@ export class GolfTable {
         return "The discard pile was shuffled into a new stock.";
       case "undone":
         return `${Who} took back a turn.`;
-      case "match_finished":
-        return "The match is over.";
-      case "match_aborted":
-        return "The match was stopped.";
       default:
-        return "";
+        return super.describe(event);
     }
-  }
-
-  /** @returns {GolfAction[]} */
-  legal() {
-    return this.view && !this.busy ? this.view.legal_actions : [];
-  }
-
-  /**
-   * Sends an action, and shows the view the API answers with.
-   * @param {GolfAction} action
-   */
-  async send(action) {
-    const view = this.view;
-    if (!view || this.busy) return;
-    this.busy = true;
-    this.flipMode = false;
-    this.hinted = null;
-    this.hintText = "";
-    this.render();
-    try {
-      // during the opening flips every seat acts at once: a flip is valid whatever the
-      // others did, so it goes without If-Match; any other move names the version it saw
-      const version = view.phase === "flips" ? null : this.version;
-      const result = await api.act(this.detail.id, action, version);
-      const next = asGolf(result.view);
-      this.busy = false;
-      if (next && result.version > this.version) {
-        for (const event of result.events) this.record(event);
-        this.show(next);
-      } else this.render();
-    } catch (error) {
-      this.busy = false;
-      if (error instanceof api.ApiError) {
-        const stale = error.problem?.code === "precondition_failed" || error.problem?.code === "version_conflict";
-        this.showError(stale ? "The table moved on before your move arrived: here it is again." : error.readable);
-        if (stale && error.problem?.current_version) await this.reload(error.problem.current_version);
-        else this.render();
-      } else throw error;
-    }
-  }
-
-  /** @param {number} version */
-  async reload(version) {
-    const view = asGolf(await api.stateAt(this.detail.id, version, this.abort.signal));
-    if (view && version >= this.version) this.show(view);
-  }
-
-  async askHint() {
-    try {
-      const hint = await api.hint(this.detail.id);
-      // a Golf match's hint is one of its legal actions, a Golf action
-      this.hinted = /** @type {GolfAction} */ (hint.action);
-      this.hintText = hint.reason;
-      this.render();
-    } catch (error) {
-      if (error instanceof api.ApiError) this.showError(error.readable);
-      else throw error;
-    }
-  }
-
-  /** @param {GolfView} view */
-  show(view) {
-    this.view = view;
-    this.version = view.version;
-    this.render();
   }
 
   /** What the player is asked to do, in words. @param {GolfView} view */
   prompt(view) {
     const legal = view.legal_actions;
     const mine = view.seat !== null && view.seats_to_act.includes(view.seat);
-    if (view.phase === "finished") {
-      const names = view.winners.map((s) => this.seatName(s));
-      const youWon = view.seat !== null && view.winners.includes(view.seat);
-      return youWon ? (names.length > 1 ? `You tie for the win with ${names.filter((n) => n !== "you").join(", ")}!` : "You win!") : `The match is over: ${names.join(" and ")} won.`;
-    }
-    if (view.phase === "aborted") return `The match was stopped${view.end_reason ? `: ${view.end_reason}` : ""}.`;
-    if (!mine || legal.length === 0) {
-      const waiting = view.seats_to_act.map((s) => this.seatName(s));
-      return waiting.length ? `Waiting for ${waiting.join(", ")}…` : "Waiting…";
-    }
+    const end = this.endText(view);
+    if (end) return end;
+    if (!mine || legal.length === 0) return this.waitingText(view);
     if (this.flipMode) return "Choose a face-down card of yours to turn up.";
     switch (view.phase) {
       case "flips":
@@ -292,26 +105,8 @@ export class GolfTable {
     if (!view) return;
     const legal = this.legal();
     const me = view.seat;
-    const yourTurn = me !== null && view.seats_to_act.includes(me) && view.legal_actions.length > 0;
 
-    const table = el("section", {
-      class: "golf-table",
-      "aria-label": "Golf table",
-      "data-version": String(view.version),
-      "data-phase": view.phase,
-      "data-your-turn": String(yourTurn && !this.busy),
-      "data-busy": String(this.busy),
-    });
-
-    table.append(
-      el("header", { class: "table-head" }, [
-        el("h2", {}, [`Hole ${view.hole} of ${view.holes}`]),
-        el("span", { class: "version" }, [`move ${view.version}`]),
-        el("span", { class: "connection", role: "status" }, [
-          this.connection === "live" ? "" : "Connection lost: reconnecting…",
-        ]),
-      ]),
-    );
+    const table = this.frame(view, "golf", "Golf table", `Hole ${view.hole} of ${view.holes}`);
 
     if (view.final_turns && this.inPlay(view)) {
       const who = this.seatName(view.final_turns.finisher);
@@ -331,30 +126,11 @@ export class GolfTable {
     play.append(others, this.middle(view, legal));
     if (me !== null) play.append(this.seatBlock(view, me, legal));
     play.append(this.actionBar(view, legal));
-    play.append(el("p", { class: "prompt", "aria-live": "polite", id: "prompt", tabindex: "-1" }, [this.prompt(view)]));
-    if (this.hintText) play.append(el("p", { class: "hint", role: "status" }, [`Hint: ${this.hintText}`]));
-    const side = el("div", { class: "side" }, [
-      this.scores(view),
-      el("section", { class: "move-log", "aria-label": "Last moves" }, [
-        el("h3", {}, ["Last moves"]),
-        el("ol", { "aria-live": "polite" }, this.log.map((line) => el("li", {}, [line]))),
-      ]),
-    ]);
+    play.append(...this.promptNodes(this.prompt(view)));
+    const side = el("div", { class: "side" }, [this.golfScores(view), this.moveLog()]);
     table.append(el("div", { class: "table-body" }, [play, side]));
 
-    // keep the keyboard where it was: on the same control, or, when that one is gone (a
-    // card just played), on the first move offered, else on the prompt
-    const active = document.activeElement;
-    const hadFocus = active instanceof HTMLElement && this.root.contains(active);
-    const key = hadFocus ? active.dataset.focusKey : undefined;
-    this.root.replaceChildren(table);
-    if (hadFocus) {
-      const target =
-        (key ? this.root.querySelector(`[data-focus-key="${key}"]`) : null) ??
-        this.root.querySelector(".seat.mine button, .middle button, .actions button") ??
-        this.root.querySelector(".prompt");
-      if (target instanceof HTMLElement) target.focus();
-    }
+    this.place(table, ".seat.mine button, .middle button, .actions button");
   }
 
   /**
@@ -467,13 +243,7 @@ export class GolfTable {
 
   /** Discard, undo, next hole, hint. @param {GolfView} view @param {GolfAction[]} legal */
   actionBar(view, legal) {
-    const bar = el("div", { class: "actions", role: "toolbar", "aria-label": "Moves" });
-    /** @param {string} text @param {string} key @param {() => void} onClick @param {boolean} [hinted] */
-    const button = (text, key, onClick, hinted = false) => {
-      const node = el("button", { type: "button", "data-action": key, "data-focus-key": `action-${key}`, class: hinted ? "hinted" : "" }, [text]);
-      node.addEventListener("click", onClick);
-      bar.append(node);
-    };
+    const { bar, add: button } = this.toolbar();
     const discards = legal.filter((a) => a.type === "discard");
     const plain = discards.find((a) => a.type === "discard" && (a.flip ?? null) === null);
     if (plain) button(`Discard the ${cardName(view.drawn?.card)}`, "discard", () => void this.send(plain), this.isHinted(plain));
@@ -495,29 +265,11 @@ export class GolfTable {
   }
 
   /** Hole results, totals and, at the end, the winners. @param {GolfView} view */
-  scores(view) {
-    const seats = view.grids.map((_, seat) => seat);
-    const head = el("tr", {}, [el("th", { scope: "col" }, ["Hole"]), ...seats.map((s) => el("th", { scope: "col" }, [this.seatName(s)]))]);
+  golfScores(view) {
     const rows = view.hole_scores.map((scores, hole) => {
       const out = view.hole_finishers[hole];
-      return el("tr", {}, [
-        el("th", { scope: "row" }, [`${hole + 1}${out === null || out === undefined ? "" : ` (${this.seatName(out)} went out)`}`]),
-        ...seats.map((s) => el("td", {}, [String(scores[s] ?? "")])),
-      ]);
+      return { label: `${hole + 1}${out === null || out === undefined ? "" : ` (${this.seatName(out)} went out)`}`, scores };
     });
-    const total = el("tr", { class: "totals" }, [
-      el("th", { scope: "row" }, ["Total"]),
-      ...seats.map((s) => el("td", { "data-seat": String(s) }, [String(view.totals[s] ?? 0)])),
-    ]);
-    const table = el("table", { class: "scores" }, [
-      el("caption", {}, ["Scores (lowest wins)"]),
-      el("thead", {}, [head]),
-      el("tbody", {}, [...rows, total]),
-    ]);
-    const box = el("section", { class: "results", "aria-label": "Scores" }, [table]);
-    if (view.phase === "finished") {
-      box.append(el("p", { class: "winners", role: "status" }, [`Winner${view.winners.length > 1 ? "s" : ""}: ${view.winners.map((s) => this.seatName(s)).join(", ")}`]));
-    }
-    return box;
+    return this.scores(view, { caption: "Scores (lowest wins)", round: "Hole", rows });
   }
 }

@@ -8,39 +8,18 @@
 //   node tests/web/play_golf.mjs <base url> <screenshot dir> [<copy screenshots to>]
 //
 // Prints one JSON line per event of note and, last, a summary line {"done": true, ...}.
-import { chromium } from "playwright-core";
-import { copyFileSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { cardName, launch, newPage, openedMatch, phoneShot, publishShots, register, say, tableShot, checker } from "./harness.mjs";
 
 const [base, shots, publish] = process.argv.slice(2);
 if (!base || !shots) throw new Error("usage: play_golf.mjs <base url> <screenshot dir> [<publish dir>]");
 mkdirSync(shots, { recursive: true });
-
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const DEADLINE = Date.now() + 240_000;
-const say = (record) => console.log(JSON.stringify(record));
-
-// An independent reading of card codes (the page has its own, web/cards.js).
-const RANKS = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
-const SUITS = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
-function cardName(code) {
-  if (!code) return "face down";
-  if (code[0] === "X") return code[1] === "R" ? "red joker" : "black joker";
-  return `${RANKS[code[0]] ?? code[0]} of ${SUITS[code.slice(1)]}`;
-}
 
 /** Everything the table shows, read in one go (so a re-render cannot split it). */
 function snapshot() {
-  const table = document.querySelector(".golf-table");
+  const table = document.querySelector(".game-table");
   if (!table) return null;
   const cards = [...table.querySelectorAll(".grid .card")].map((node) => ({
     seat: Number(node.getAttribute("data-seat")),
@@ -53,12 +32,7 @@ function snapshot() {
   const discard = table.querySelector(".pile.discard");
   const drawn = table.querySelector(".drawn-card");
   const actions = [...table.querySelectorAll(".actions button")].map((b) => b.getAttribute("data-action"));
-  const errors = document.getElementById("errors");
   return {
-    version: Number(table.getAttribute("data-version")),
-    phase: table.getAttribute("data-phase"),
-    yourTurn: table.getAttribute("data-your-turn") === "true",
-    busy: table.getAttribute("data-busy") === "true",
     cards,
     stock: { size: Number(stock?.getAttribute("data-stock-size")), action: stock?.tagName === "BUTTON" ? "draw" : null },
     discard: { card: discard?.getAttribute("data-card") ?? null, action: discard?.tagName === "BUTTON" ? "take_discard" : null },
@@ -67,7 +41,6 @@ function snapshot() {
     totals: [...table.querySelectorAll(".totals td")].map((td) => Number(td.textContent)),
     actions,
     prompt: table.querySelector(".prompt")?.textContent ?? "",
-    error: errors && !errors.hidden ? errors.textContent : null,
   };
 }
 
@@ -127,14 +100,10 @@ function compare(shown, view) {
   return faults;
 }
 
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: FLAGS });
+const browser = await launch();
 const summary = { done: false, checks: 0, versions: [], moves: [], keyboard: 0, hint: null, screenshots: [] };
 try {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-  const page = await context.newPage();
-  const consoleErrors = [];
-  page.on("pageerror", (error) => consoleErrors.push(String(error)));
-  page.on("console", (message) => message.type() === "error" && consoleErrors.push(message.text()));
+  const { page, consoleErrors } = await newPage(browser);
 
   // a failed log-in: the API's problem (title and detail) is shown, readable
   const username = `web-${Date.now().toString(36)}`;
@@ -159,66 +128,36 @@ try {
   // Chromium logs the 401 it answered as an error in the console: that one was expected
   consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((e) => !e.includes("status of 401")));
 
-  // register
-  await page.getByLabel("Name").fill(username);
-  await page.getByLabel("Password").fill("a-long-pass-phrase-9");
-  await page.getByRole("button", { name: "Register" }).click();
-
-  // the lobby: a six-card match of one hole against two COMs
-  await page.getByRole("heading", { name: "New Golf match" }).waitFor();
+  // register, then a six-card match of one hole against two COMs
+  const registered = await register(page, base);
   await page.getByLabel("Rules").selectOption("six-card");
   await page.getByLabel("Holes").fill("1");
   await page.getByLabel("Computer opponents").selectOption("2");
   await page.getByLabel("Practice: allow undo").check();
   await page.getByRole("button", { name: "Start the match" }).click();
-  await page.waitForURL(/#\/match\/[0-9a-f-]{36}$/);
-  const matchId = page.url().split("/match/")[1];
-  const token = await page.evaluate(() => localStorage.getItem("card-games-token"));
-  say({ registered: username, match: matchId });
-  summary.username = username;
+  const { matchId, api } = await openedMatch(page, base);
+  say({ registered, match: matchId });
+  summary.username = registered;
   summary.match = matchId;
 
-  const api = async (path) => {
-    const response = await fetch(`${base}/api${path}`, { headers: { Authorization: `Bearer ${token}` } });
-    if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`);
-    return response.json();
-  };
-
-  let checked = 0;
+  const table = checker(page, api, matchId, snapshot, compare, summary);
   let bannerShot = false;
   let hinted = false;
   let undone = false;
   while (Date.now() < DEADLINE) {
-    const shown = await page.evaluate(snapshot);
-    if (!shown) {
-      await page.waitForTimeout(50);
-      continue;
-    }
-    if (shown.error) throw new Error(`the page shows an error: ${shown.error}`);
-    if (shown.version !== checked) {
-      const view = await api(`/matches/${matchId}/states/${shown.version}`);
-      const faults = compare(shown, view);
-      if (faults.length) throw new Error(`v${shown.version}: the page differs from the API's view:\n${faults.join("\n")}`);
-      summary.checks += 1;
-      summary.versions.push(shown.version);
-      checked = shown.version;
+    const read = await table.read();
+    if (!read) continue;
+    const { shown, view } = read;
+    if (view) {
       if (shown.banner && !bannerShot) {
         const file = join(shots, "client-golf.png");
-        await page.locator(".golf-table").screenshot({ path: file });
+        await tableShot(page, file);
         summary.screenshots.push(file);
         bannerShot = true;
       }
     }
     if (shown.phase === "finished") break;
-    if (!shown.yourTurn || shown.busy) {
-      await page.waitForTimeout(40);
-      continue;
-    }
-    const latest = await api(`/matches/${matchId}`);
-    if (latest.version !== shown.version) {
-      await page.waitForTimeout(40); // the page is still showing COM moves one by one
-      continue;
-    }
+    if (!(await table.ready(shown))) continue;
     let target;
     let move;
     if (shown.phase === "flips" || shown.phase === "place") {
@@ -268,45 +207,25 @@ try {
     } else {
       await target.click();
     }
-    summary.moves.push(move);
-    say({ version: shown.version, move });
-    await page.waitForFunction(
-      (before) => {
-        const table = document.querySelector(".golf-table");
-        const errors = document.getElementById("errors");
-        return (errors && !errors.hidden) || (table && Number(table.getAttribute("data-version")) > before && table.getAttribute("data-busy") === "false");
-      },
-      shown.version,
-      { timeout: 30_000 },
-    );
+    await table.moved(shown, move);
   }
 
-  const final = await api(`/matches/${matchId}`);
-  if (final.status !== "finished") throw new Error(`the match did not finish in time: ${final.status} v${final.version}`);
-  if (checked !== final.version) throw new Error(`the page stopped at v${checked}, the match is at v${final.version}`);
-  await page.getByText(/^Winners?: /).waitFor();
+  const final = await table.finished();
   const file = join(shots, "client-golf-end.png");
-  await page.locator(".golf-table").screenshot({ path: file });
+  await tableShot(page, file);
   summary.screenshots.push(file);
   if (!bannerShot) {
-    await page.locator(".golf-table").screenshot({ path: join(shots, "client-golf.png") });
+    await tableShot(page, join(shots, "client-golf.png"));
     summary.screenshots.push(join(shots, "client-golf.png"));
   }
 
   // a phone's width: the table fits, nothing scrolls sideways
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(100);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  if (overflow > 0) throw new Error(`at 390 px the page is ${overflow} px too wide`);
   const phone = join(shots, "client-golf-phone.png");
-  await page.screenshot({ path: phone, fullPage: true });
+  await phoneShot(page, phone);
   summary.screenshots.push(phone);
 
   if (consoleErrors.length) throw new Error(`errors in the page's console:\n${consoleErrors.join("\n")}`);
-  if (publish) {
-    mkdirSync(publish, { recursive: true });
-    for (const shot of summary.screenshots) copyFileSync(shot, join(publish, shot.split("/").pop()));
-  }
+  publishShots(summary.screenshots, publish);
   Object.assign(summary, { done: true, version: final.version, totals: final.totals, winners: final.winners });
 } finally {
   await browser.close();

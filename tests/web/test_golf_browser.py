@@ -35,10 +35,10 @@ def browser_or_fail() -> str:
     return node
 
 
-@pytest.mark.slow
-def test_a_whole_golf_match_played_by_clicking_matches_the_api(live_server, live_worker):
+def play(script: str, *args: str) -> tuple[dict, float]:
+    """Runs tests/web/<script> (node, playwright-core): its summary, and how long it took."""
     node = browser_or_fail()
-    command = [node, str(ROOT / "tests" / "web" / "play_golf.mjs"), live_server.url, str(SHOTS)]
+    command = [node, str(ROOT / "tests" / "web" / script), *args, str(SHOTS)]
     if os.environ.get("WEB_SCREENSHOTS_TO"):  # e.g. docs: refresh the documentation's images
         command.append(os.environ["WEB_SCREENSHOTS_TO"])
     started = time.monotonic()
@@ -47,6 +47,12 @@ def test_a_whole_golf_match_played_by_clicking_matches_the_api(live_server, live
     assert done.returncode == 0, output[-6000:]
     summary = json.loads(done.stdout.splitlines()[-1])
     assert summary["done"], output[-6000:]
+    return summary, time.monotonic() - started
+
+
+@pytest.mark.slow
+def test_a_whole_golf_match_played_by_clicking_matches_the_api(live_server, live_worker):
+    summary, seconds = play("play_golf.mjs", live_server.url)
 
     # the page followed the match to its end, checked against the API at every step
     assert summary["versions"][-1] == summary["version"]
@@ -69,4 +75,4 @@ def test_a_whole_golf_match_played_by_clicking_matches_the_api(live_server, live
     assert match["status"] == "finished"
     assert match["totals"] == summary["totals"] and match["winners"] == summary["winners"]
     assert match["version"] == summary["version"]
-    print(f"browser match: {time.monotonic() - started:.1f} s, {summary['checks']} checks")
+    print(f"browser match: {seconds:.1f} s, {summary['checks']} checks")

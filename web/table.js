@@ -1,0 +1,445 @@
+// @ts-check
+// What every table shares: following a match (long-polling its events and showing each
+// version one by one, reconnecting after a loss), sending a legal action and showing the
+// answer, hints, seat names, the move log, the scores table, and keeping the keyboard's
+// focus across updates. A game's table (golf.js, hearts.js, ninety_nine.js) draws its view.
+
+import * as api from "./api.js";
+import { cardFace, cardName } from "./cards.js";
+
+/** @typedef {api.MatchDetail} MatchDetail */
+/** @typedef {api.GameEvent} GameEvent */
+
+/** Pause between two versions shown in a row (COM moves, one by one), in ms. */
+export const PACE_MS = 300;
+
+/** @param {number} ms @param {AbortSignal} signal @returns {Promise<void>} */
+export function sleep(ms, signal) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/**
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, string>} [attributes]
+ * @param {(Node | string)[]} [children]
+ * @returns {HTMLElementTagNameMap[K]}
+ */
+export function el(tag, attributes = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (name === "class") node.className = value;
+    else node.setAttribute(name, value);
+  }
+  node.append(...children);
+  return node;
+}
+
+/** @param {unknown} error @returns {boolean} */
+function isAbort(error) {
+  return error instanceof DOMException && error.name === "AbortError";
+}
+
+/** "You" for sentences that start with a seat's name. @param {string} name */
+export function capital(name) {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+/** @param {number} n @param {string} word */
+export function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/**
+ * A card on the table: a button when `onClick` is given (a move offered), else an image.
+ * Either way it is labelled, and carries its code (empty when face down) as data-card.
+ * @param {string | null} code
+ * @param {string} label
+ * @param {Record<string, string>} attributes
+ * @param {(() => void) | null} [onClick]
+ */
+export function cardNode(code, label, attributes, onClick = null) {
+  const attrs = { ...attributes, class: `card${code ? "" : " face-down"} ${attributes.class ?? ""}`.trim(), "aria-label": label, "data-card": code ?? "" };
+  const node = onClick ? el("button", { ...attrs, type: "button", "aria-describedby": "prompt" }, [cardFace(code)]) : el("div", { ...attrs, role: "img" }, [cardFace(code)]);
+  if (onClick) node.addEventListener("click", onClick);
+  return node;
+}
+
+/**
+ * The fields of a view every game has.
+ * @typedef {{version: number, phase: string, seat: number | null, seats_to_act: number[], winners: number[], totals: number[]}} CommonView
+ */
+
+/**
+ * A table for one game: `V` its view, `A` its actions.
+ * @template {api.GameAction} A
+ * @template {CommonView & {legal_actions: A[]}} V
+ */
+export class Table {
+  /**
+   * @param {HTMLElement} root
+   * @param {MatchDetail} detail the match (its seats, rules, hints); the view comes from states/
+   * @param {(message: string) => void} showError
+   */
+  constructor(root, detail, showError) {
+    this.root = root;
+    this.detail = detail;
+    this.showError = showError;
+    /** @type {V | null} */
+    this.view = null;
+    this.version = 0;
+    this.busy = false;
+    /** @type {string[]} */
+    this.log = [];
+    /** @type {A | null} */
+    this.hinted = null;
+    this.hintText = "";
+    this.connection = "live";
+    this.abort = new AbortController();
+    /** @type {string[]} cards picked for a move of three cards (a pass, a bid), not sent yet */
+    this.chosen = [];
+  }
+
+  /** This game's view, or null when the view is another game's.
+   * @param {api.GameView} _view @returns {V | null} */
+  narrow(_view) {
+    throw new Error("a table narrows views to its game");
+  }
+
+  /** Whether every seat acts at once now (moves then go without If-Match). @param {V} _view */
+  simultaneous(_view) {
+    return false;
+  }
+
+  /** A line for the move log ("" for none); a game's table describes its own events.
+   * @param {GameEvent} event @returns {string} */
+  describe(event) {
+    switch (event.type) {
+      case "undone":
+        return `${capital(event.seat === null ? "someone" : this.seatName(event.seat))} took back a move.`;
+      case "match_finished":
+        return "The match is over.";
+      case "match_aborted":
+        return "The match was stopped.";
+      default:
+        return "";
+    }
+  }
+
+  /** Forgets a choice in progress (cards picked but not sent). */
+  resetChoice() {
+    this.chosen = [];
+  }
+
+  /** Picks a card for a move of three cards, or puts it back. @param {string} card */
+  toggle(card) {
+    this.chosen = this.chosen.includes(card) ? this.chosen.filter((c) => c !== card) : [...this.chosen, card].slice(-3);
+    this.render();
+  }
+
+  /** The legal move of `type` made of exactly the cards picked, if there is one.
+   * @param {string} type @returns {A | undefined} */
+  chosenAction(type) {
+    if (this.chosen.length !== 3) return undefined;
+    const want = [...this.chosen].sort().join();
+    return this.legal().find((a) => {
+      const cards = /** @type {{cards?: string[]}} */ (a).cards;
+      return a.type === type && cards !== undefined && [...cards].sort().join() === want;
+    });
+  }
+
+  render() {}
+
+  /** Loads the view at the match's version, then follows the match. */
+  async start() {
+    const view = this.narrow(await api.stateAt(this.detail.id, this.detail.version, this.abort.signal));
+    if (!view) throw new Error(`this table does not show ${this.detail.game} matches`);
+    this.show(view);
+    void this.follow();
+  }
+
+  stop() {
+    this.abort.abort();
+  }
+
+  /** @param {V} view */
+  ended(view) {
+    return view.phase === "finished" || view.phase === "aborted";
+  }
+
+  /** Long-polls the log and shows every new version in turn; reconnects after a loss. */
+  async follow() {
+    const signal = this.abort.signal;
+    let failures = 0;
+    while (!signal.aborted && this.view && !this.ended(this.view)) {
+      try {
+        const page = await api.events(this.detail.id, { after: this.version, wait: 25 }, signal);
+        if (failures) this.setConnection("live");
+        failures = 0;
+        for (const event of page.events) {
+          if (signal.aborted) return;
+          if (event.seq <= this.version) continue; // already shown (our own action's answer)
+          const view = this.narrow(await api.stateAt(this.detail.id, event.seq, signal));
+          if (!view || event.seq <= this.version) continue;
+          this.record(event);
+          this.show(view);
+          if (event.seq < page.version) await sleep(PACE_MS, signal);
+        }
+      } catch (error) {
+        if (isAbort(error) || signal.aborted) return;
+        failures += 1;
+        this.setConnection("reconnecting");
+        await sleep(Math.min(1000 * 2 ** failures, 15000), signal);
+      }
+    }
+  }
+
+  /** @param {string} state */
+  setConnection(state) {
+    this.connection = state;
+    const node = this.root.querySelector(".connection");
+    if (node) node.textContent = state === "live" ? "" : "Connection lost: reconnecting…";
+  }
+
+  /** @param {number} seat */
+  seatName(seat) {
+    const info = this.detail.seats[seat];
+    if (seat === this.view?.seat) return "you";
+    if (!info) return `seat ${seat + 1}`;
+    if (info.kind === "com") return `COM ${seat} (${info.com_level ?? "com"})`;
+    return info.username ?? `seat ${seat + 1}`;
+  }
+
+  /** @param {GameEvent} event */
+  record(event) {
+    const line = this.describe(event);
+    if (!line) return;
+    this.log = [...this.log, line].slice(-8);
+  }
+
+  /** @returns {A[]} */
+  legal() {
+    return this.view && !this.busy ? this.view.legal_actions : [];
+  }
+
+  /** Whether it is this page's seat to act, with moves offered. @param {V} view */
+  yourTurn(view) {
+    return view.seat !== null && view.seats_to_act.includes(view.seat) && view.legal_actions.length > 0;
+  }
+
+  /**
+   * Sends an action, and shows the view the API answers with.
+   * @param {A} action
+   */
+  async send(action) {
+    const view = this.view;
+    if (!view || this.busy) return;
+    this.busy = true;
+    this.resetChoice();
+    this.hinted = null;
+    this.hintText = "";
+    this.render();
+    try {
+      // when every seat acts at once a move is valid whatever the others did, so it goes
+      // without If-Match; any other move names the version it saw
+      const version = this.simultaneous(view) ? null : this.version;
+      const result = await api.act(this.detail.id, action, version);
+      const next = this.narrow(result.view);
+      this.busy = false;
+      if (next && result.version > this.version) {
+        for (const event of result.events) this.record(event);
+        this.show(next);
+      } else this.render();
+    } catch (error) {
+      this.busy = false;
+      if (error instanceof api.ApiError) {
+        const stale = error.problem?.code === "precondition_failed" || error.problem?.code === "version_conflict";
+        this.showError(stale ? "The table moved on before your move arrived: here it is again." : error.readable);
+        if (stale && error.problem?.current_version) await this.reload(error.problem.current_version);
+        else this.render();
+      } else throw error;
+    }
+  }
+
+  /** @param {number} version */
+  async reload(version) {
+    const view = this.narrow(await api.stateAt(this.detail.id, version, this.abort.signal));
+    if (view && version >= this.version) this.show(view);
+  }
+
+  async askHint() {
+    try {
+      const hint = await api.hint(this.detail.id);
+      // a match's hint is one of its legal actions, an action of its game
+      this.hinted = /** @type {A} */ (hint.action);
+      this.hintText = hint.reason;
+      this.render();
+    } catch (error) {
+      if (error instanceof api.ApiError) this.showError(error.readable);
+      else throw error;
+    }
+  }
+
+  /** The cards of the hinted move (a card played, cards passed or bid). @returns {string[]} */
+  hintedCards() {
+    const hint = /** @type {{card?: unknown, cards?: unknown} | null} */ (this.hinted);
+    if (!hint) return [];
+    if (Array.isArray(hint.cards)) return hint.cards.map(String);
+    return typeof hint.card === "string" ? [hint.card] : [];
+  }
+
+  /** @param {V} view */
+  show(view) {
+    if (!this.simultaneous(view)) this.chosen = [];
+    this.view = view;
+    this.version = view.version;
+    this.render();
+  }
+
+  /** The end of a match, in words, or null while it goes on. @param {V} view */
+  endText(view) {
+    if (view.phase === "finished") {
+      const names = view.winners.map((s) => this.seatName(s));
+      const youWon = view.seat !== null && view.winners.includes(view.seat);
+      if (youWon) return names.length > 1 ? `You tie for the win with ${names.filter((n) => n !== "you").join(", ")}!` : "You win!";
+      return `The match is over: ${names.join(" and ")} won.`;
+    }
+    if (view.phase === "aborted") {
+      const reason = /** @type {{end_reason?: string | null}} */ (view).end_reason;
+      return `The match was stopped${reason ? `: ${reason}` : ""}.`;
+    }
+    return null;
+  }
+
+  /** Who the table waits for, in words. @param {V} view */
+  waitingText(view) {
+    const waiting = view.seats_to_act.map((s) => this.seatName(s));
+    return waiting.length ? `Waiting for ${waiting.join(", ")}…` : "Waiting…";
+  }
+
+  /**
+   * The table's frame: its section (with the data the browser tests read) and header.
+   * @param {V} view @param {string} kind e.g. "golf" @param {string} label @param {string} title
+   */
+  frame(view, kind, label, title) {
+    const table = el("section", {
+      class: `game-table ${kind}-table`,
+      "aria-label": label,
+      "data-version": String(view.version),
+      "data-phase": view.phase,
+      "data-your-turn": String(this.yourTurn(view) && !this.busy),
+      "data-busy": String(this.busy),
+    });
+    table.append(
+      el("header", { class: "table-head" }, [
+        el("h2", {}, [title]),
+        el("span", { class: "version" }, [`move ${view.version}`]),
+        el("span", { class: "connection", role: "status" }, [this.connection === "live" ? "" : "Connection lost: reconnecting…"]),
+      ]),
+    );
+    return table;
+  }
+
+  /** The prompt (what to do now) and the hint's reason. @param {string} text */
+  promptNodes(text) {
+    const nodes = [el("p", { class: "prompt", "aria-live": "polite", id: "prompt", tabindex: "-1" }, [text])];
+    if (this.hintText) nodes.push(el("p", { class: "hint", role: "status" }, [`Hint: ${this.hintText}`]));
+    return nodes;
+  }
+
+  moveLog() {
+    return el("section", { class: "move-log", "aria-label": "Last moves" }, [
+      el("h3", {}, ["Last moves"]),
+      el("ol", { "aria-live": "polite" }, this.log.map((line) => el("li", {}, [line]))),
+    ]);
+  }
+
+  /** A toolbar of buttons for moves. */
+  toolbar() {
+    const bar = el("div", { class: "actions", role: "toolbar", "aria-label": "Moves" });
+    /** @param {string} text @param {string} key @param {() => void} onClick @param {boolean} [hinted] */
+    const add = (text, key, onClick, hinted = false) => {
+      const node = el("button", { type: "button", "data-action": key, "data-focus-key": `action-${key}`, class: hinted ? "hinted" : "" }, [text]);
+      node.addEventListener("click", onClick);
+      bar.append(node);
+      return node;
+    };
+    return { bar, add };
+  }
+
+  /** Whether to offer Hint now. @param {V} view */
+  hintOffered(view) {
+    return this.detail.hints_enabled && this.yourTurn(view) && !this.busy;
+  }
+
+  /**
+   * Round results, totals and, at the end, the winners.
+   * @param {V} view
+   * @param {{caption: string, round: string, rows: {label: string, scores: (number | string)[]}[]}} table
+   */
+  scores(view, { caption, round, rows }) {
+    const seats = view.totals.map((_, seat) => seat);
+    const head = el("tr", {}, [el("th", { scope: "col" }, [round]), ...seats.map((s) => el("th", { scope: "col" }, [this.seatName(s)]))]);
+    const body = rows.map((row) =>
+      el("tr", {}, [el("th", { scope: "row" }, [row.label]), ...seats.map((s) => el("td", {}, [String(row.scores[s] ?? "")]))]),
+    );
+    const total = el("tr", { class: "totals" }, [
+      el("th", { scope: "row" }, ["Total"]),
+      ...seats.map((s) => el("td", { "data-seat": String(s) }, [String(view.totals[s] ?? 0)])),
+    ]);
+    const box = el("section", { class: "results", "aria-label": "Scores" }, [
+      el("table", { class: "scores" }, [el("caption", {}, [caption]), el("thead", {}, [head]), el("tbody", {}, [...body, total])]),
+    ]);
+    if (view.phase === "finished") {
+      box.append(el("p", { class: "winners", role: "status" }, [`Winner${view.winners.length > 1 ? "s" : ""}: ${view.winners.map((s) => this.seatName(s)).join(", ")}`]));
+    }
+    return box;
+  }
+
+  /**
+   * The cards played to a trick, each labelled with its player; the leader marked.
+   * @param {{seat: number, card: string}[]} plays @param {number | null} leader @param {string} caption
+   */
+  trickArea(plays, leader, caption) {
+    const area = el("section", { class: "trick", "aria-label": caption }, [el("h3", {}, [caption])]);
+    const row = el("div", { class: "trick-cards" });
+    for (const play of plays) {
+      const who = this.seatName(play.seat);
+      const led = play.seat === leader ? " (led)" : "";
+      row.append(
+        el("figure", {}, [
+          cardNode(play.card, `${who === "you" ? "your" : `${who}'s`} card${led}, ${cardName(play.card)}`, { "data-seat": String(play.seat), class: "played" }),
+          el("figcaption", {}, [`${capital(who)}${led}`]),
+        ]),
+      );
+    }
+    if (plays.length === 0) row.append(el("p", { class: "empty-trick" }, [leader === null ? "No cards played yet." : `${capital(this.seatName(leader))} to lead.`]));
+    area.append(row);
+    return area;
+  }
+
+  /**
+   * Puts the new table on the page, keeping the keyboard where it was: on the same
+   * control, or, when that one is gone (a card just played), on the first move offered.
+   * @param {HTMLElement} table @param {string} firstMove a selector of the moves offered
+   */
+  place(table, firstMove) {
+    const active = document.activeElement;
+    const hadFocus = active instanceof HTMLElement && this.root.contains(active);
+    const key = hadFocus ? active.dataset.focusKey : undefined;
+    this.root.replaceChildren(table);
+    if (hadFocus) {
+      const target =
+        (key ? this.root.querySelector(`[data-focus-key="${key}"]`) : null) ??
+        this.root.querySelector(firstMove) ??
+        this.root.querySelector(".prompt");
+      if (target instanceof HTMLElement) target.focus();
+    }
+  }
+}
