@@ -68,11 +68,13 @@ def _union(names: list[str], keyword: str = "oneOf") -> dict[str, Any]:
 def _overrides(rules: dict[str, Any]) -> dict[str, Any]:
     """The schema of a request's rule overrides, from the schema of a game's whole rules:
     any of the options (none required), the preset not among them (it has its own field)."""
-    options = {k: v for k, v in rules.get("properties", {}).items() if k != "preset"}
+    options = copy.deepcopy({k: v for k, v in rules.get("properties", {}).items() if k != "preset"})
+    for option in options.values():  # absent, an option takes its preset's value
+        option.pop("default", None)
     return {
         "type": "object",
         "description": "overrides of the preset's options, by name (GET /api/games)",
-        "properties": copy.deepcopy(options),
+        "properties": options,
         "additionalProperties": False,
     }
 
@@ -271,6 +273,13 @@ def add_game_schemas(
     shapes = {game.info.name: game.json_schemas() for game in games}
     for schemas in shapes.values():
         components.update(copy.deepcopy(dict(schemas.components)))
+    for game in games:  # a match's rules hold every option; say each one's usual value
+        rules = components[shapes[game.info.name].rules]
+        rules["required"] = sorted(rules.get("properties", {}))
+        usual = game.preset_rules(game.info.default_preset)
+        for name, option in rules.get("properties", {}).items():
+            if name in usual:
+                option["default"] = copy.deepcopy(usual[name])
     components["GameRules"] = _union([s.rules for s in shapes.values()])
     components["GameAction"] = _union([s.action for s in shapes.values()], "anyOf")
     for schemas in shapes.values():  # every action may say the version it was chosen at
@@ -324,22 +333,13 @@ def add_game_schemas(
             overrides = f"{game.info.title.replace(' ', '')}RuleOverrides"
             components[overrides] = _overrides(components[shapes[game.info.name].rules])
             properties["rules"] = _ref(overrides)
-            properties["game"]["description"] = (
-                "the game (the service takes a request without it as one for "
-                f"{DEFAULT_GAME}; clients send it)"
-            )
-            variant["required"] = sorted({*variant.get("required", []), "game"})
+            if game.info.name == DEFAULT_GAME:
+                properties["game"]["description"] = f"the game; {DEFAULT_GAME} if absent"
+            else:
+                variant["required"] = sorted({*variant.get("required", []), "game"})
             components[name] = variant
             variants.append(name)
         components["MatchCreate"] = _union(variants)
-        if len(variants) > 1:
-            components["MatchCreate"]["discriminator"] = {
-                "propertyName": "game",
-                "mapping": {
-                    game.info.name: f"#/components/schemas/{name}"
-                    for game, name in zip(games, variants, strict=True)
-                },
-            }
     return result
 
 
@@ -373,6 +373,35 @@ def _events_by_type(
     }
 
 
+def _demands(document: dict[str, Any], schema: dict[str, Any]) -> bool:
+    """Whether a body of this schema must be sent: it requires a field (in every shape it
+    may take). A body of optional fields alone may be left out (the service takes it as
+    ``{}``)."""
+    if "$ref" in schema:
+        name = schema["$ref"].rsplit("/", 1)[-1]
+        return _demands(document, document["components"]["schemas"][name])
+    shapes = schema.get("oneOf") or schema.get("anyOf")
+    if shapes:
+        return all(_demands(document, shape) for shape in shapes)
+    return bool(schema.get("required"))
+
+
+def _plain_refs_to_unions(node: Any, unions: set[str]) -> None:
+    """``allOf: [$ref]`` (drf-spectacular's way to describe a field) around a discriminated
+    union becomes the plain ``$ref``: openapi-typescript reads such an allOf as a subtype
+    and drops the discriminator (``Omit<GameView, "game">``), which no client can narrow."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            parts = value.get("allOf") if isinstance(value, dict) else None
+            if parts and len(parts) == 1 and parts[0].get("$ref", "").rsplit("/", 1)[-1] in unions:
+                node[key] = {"$ref": parts[0]["$ref"]}
+            else:
+                _plain_refs_to_unions(value, unions)
+    elif isinstance(node, list):
+        for value in node:
+            _plain_refs_to_unions(value, unions)
+
+
 def _null_in_nullable_enums(node: Any) -> None:
     """OpenAPI 3.0.3: a nullable enum allows null only when it lists it."""
     if isinstance(node, dict):
@@ -389,9 +418,8 @@ def type_the_requests(
     result: dict[str, Any], generator: Any, request: Any, public: Any
 ) -> dict[str, Any]:
     """Query parameters that take ``true`` or ``false`` are booleans (a client sends its
-    booleans as those words); a body an operation reads is required (the service takes
-    an absent one as ``{}``, which is what a generated client should send); a nullable
-    enum lists ``null``."""
+    booleans as those words); a body is required where the service requires one; a nullable
+    enum lists ``null``; a field of a discriminated union refers to it plainly."""
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
             for parameter in operation.get("parameters", []):
@@ -400,6 +428,9 @@ def type_the_requests(
                     parameter["schema"] = {"type": "boolean"}
             body = operation.get("requestBody")
             if body is not None:
-                body["required"] = True
+                media = body.get("content", {}).get("application/json", {})
+                body["required"] = _demands(result, media.get("schema", {}))
     _null_in_nullable_enums(result)
+    schemas = result.get("components", {}).get("schemas", {})
+    _plain_refs_to_unions(result, {n for n, c in schemas.items() if "discriminator" in c})
     return result

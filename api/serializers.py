@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import get_user_model, password_validation
 from drf_spectacular.utils import OpenApiExample, extend_schema_field
 from rest_framework import serializers
@@ -232,6 +234,13 @@ class SeatRequestSerializer(StrictSerializer):
     level = serializers.CharField(
         required=False, max_length=16, help_text="a COM's level, one of its game's (GET /api/games)"
     )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs.get("type") == "com" and "level" not in attrs:
+            raise serializers.ValidationError(
+                {"level": ["a COM seat names its level, one of its game's (GET /api/games)"]}
+            )
+        return attrs
 
 
 class MatchCreateSerializer(StrictSerializer):

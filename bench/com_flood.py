@@ -78,7 +78,9 @@ def main() -> None:
             match = None
             while len(samples) < count:
                 if match is None or match.status != "active":
-                    match = match_create(creator=victim, seats=[{"type": "me"}, {"type": "com"}])
+                    match = match_create(
+                        creator=victim, seats=[{"type": "me"}, {"type": "com", "level": "normal"}]
+                    )
                 match.refresh_from_db()
                 state = load_state(match)
                 if 0 not in state.seats_to_act():

@@ -196,6 +196,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
 
 # --- examples for the API's documentation --------------------------------------------------
 VIEW_EXAMPLE: dict[str, Any] = {
+    "game": "hearts",
     "seat": 0,
     "version": 14,
     "phase": "playing",

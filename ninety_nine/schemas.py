@@ -39,6 +39,11 @@ def _list(items: dict[str, Any], size: int | None = None) -> dict[str, Any]:
     return schema
 
 
+def _per_seat(items: dict[str, Any]) -> dict[str, Any]:
+    """A list with one item per seat in a deal: empty before the first deal."""
+    return {"type": "array", "items": items, "maxItems": SEATS}
+
+
 def _null(schema: dict[str, Any]) -> dict[str, Any]:
     return {**schema, "nullable": True}
 
@@ -133,24 +138,24 @@ VIEW = {
             "players": _list({"type": "string", "enum": ["human", "com"]}, SEATS),
             "seats_to_act": _list(SEAT),
             "dealt": {
-                **_list(_null(_list(CARD)), SEATS),
+                **_per_seat(_null(_list(CARD))),
                 "description": "each seat's 12 cards as dealt: yours; everyone's once the "
                 "match has ended",
             },
             "hands": {
-                **_list(_null(_list(CARD)), SEATS),
+                **_per_seat(_null(_list(CARD))),
                 "description": "the cards in each hand: yours, a revealer's; null: hidden",
             },
-            "hand_sizes": _list(INT, SEATS),
-            "has_bid": _list({"type": "boolean"}, SEATS),
+            "hand_sizes": _per_seat(INT),
+            "has_bid": _per_seat({"type": "boolean"}),
             "bid_cards": {
-                **_list(_null(_list(CARD, 3)), SEATS),
+                **_per_seat(_null(_list(CARD, 3))),
                 "description": "yours once laid aside, and the premium bidder's once shown",
             },
-            "contracts": _list(_null({"type": "integer", "minimum": 0, "maximum": 9}), SEATS),
+            "contracts": _per_seat(_null({"type": "integer", "minimum": 0, "maximum": 9})),
             "premium": _object(
                 {
-                    "calls": _list(_null(CALL), SEATS),
+                    "calls": _per_seat(_null(CALL)),
                     "seat": _null(SEAT),
                     "kind": _null(PREMIUM),
                     "shown": {"type": "boolean"},
@@ -158,7 +163,7 @@ VIEW = {
             ),
             "trick": _object({"leader": SEAT, "plays": _list(ref("Play"))}),
             "tricks": _list(ref("Trick")),
-            "tricks_won": _list(INT, SEATS),
+            "tricks_won": _per_seat(INT),
             "totals": _list(INT, SEATS),
             "deal_scores": _list(_list(INT, SEATS)),
             # (inline: OpenAPI 3.0 ignores "nullable" beside a $ref)

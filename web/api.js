@@ -21,7 +21,7 @@
 /** @typedef {Schemas["User"]} User */
 /** @typedef {Schemas["Registered"]} Registered */
 /** @typedef {Schemas["Token"]} Token */
-/** @typedef {Paths["/api/matches"]["post"]["requestBody"]["content"]["application/json"]} MatchCreate */
+/** @typedef {Schemas["MatchCreate"]} MatchCreate */
 /** @typedef {Paths["/api/accounts/register"]["post"]["requestBody"]["content"]["application/json"]} RegisterRequest */
 /** @typedef {Paths["/api/auth/token"]["post"]["requestBody"]["content"]["application/json"]} LogInRequest */
 /** @typedef {NonNullable<Operations["matches_list"]["parameters"]["query"]>} MatchListQuery */

@@ -28,7 +28,7 @@ def documented() -> list[tuple[str, str, str, int]]:
 
 CELLS = documented()
 BODIES = {
-    "/api/matches": {"seats": [{"type": "me"}, {"type": "com"}]},
+    "/api/matches": {"seats": [{"type": "me"}, {"type": "com", "level": "normal"}]},
     "/api/matches/{id}/actions": {"type": "draw"},
 }
 

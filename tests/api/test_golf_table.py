@@ -115,7 +115,11 @@ def test_a_local_match_is_played_by_one_account_with_undo_before_the_device_is_p
 def test_the_pause_after_a_hole_waits_for_next_or_its_bound(alice):
     match = create(
         alice,
-        {"holes": 2, "rules": {"max_turns": 4}, "seats": [{"type": "me"}, {"type": "com"}]},
+        {
+            "holes": 2,
+            "rules": {"max_turns": 4},
+            "seats": [{"type": "me"}, {"type": "com", "level": "normal"}],
+        },
     )
     match_id = match["id"]
     while detail(alice, match_id)["view"]["phase"] != "hole_over":
@@ -134,7 +138,7 @@ def test_the_pause_after_a_hole_waits_for_next_or_its_bound(alice):
             "holes": 2,
             "rules": {"max_turns": 4},
             "hole_pause_seconds": 0,
-            "seats": [{"type": "me"}, {"type": "com"}],
+            "seats": [{"type": "me"}, {"type": "com", "level": "normal"}],
         },
     )
     assert bounded["round_pause_seconds"] == 0
@@ -168,7 +172,12 @@ def grid_score(cards, rules):
 @pytest.mark.parametrize("preset", ["six-card", "flick-nines", "yorimichi-jokers"])
 def test_a_client_scores_every_hole_from_the_rules_json_and_the_view(alice, preset):
     match = create(
-        alice, {"preset": preset, "holes": 2, "seats": [{"type": "me"}, {"type": "com"}]}
+        alice,
+        {
+            "preset": preset,
+            "holes": 2,
+            "seats": [{"type": "me"}, {"type": "com", "level": "normal"}],
+        },
     )
     match_id, rules = match["id"], match["rules"]
     checked = 0

@@ -139,7 +139,10 @@ def test_an_account_has_a_bounded_number_of_matches_with_coms(alice, settings):
 
 
 def test_holes_cannot_be_made_endless(alice):
-    body = {"seats": [{"type": "me"}, {"type": "com"}], "rules": {"max_turns": 10000}}
+    body = {
+        "seats": [{"type": "me"}, {"type": "com", "level": "normal"}],
+        "rules": {"max_turns": 10000},
+    }
     problem = assert_problem(
         alice.post("/api/matches", body, format="json"), 400, "validation_error"
     )
@@ -148,7 +151,9 @@ def test_holes_cannot_be_made_endless(alice):
 
 def test_the_creator_may_abort_a_match_no_one_else_has_joined(alice, bob):
     created = alice.post(
-        "/api/matches", {"seats": [{"type": "me"}, {"type": "com"}]}, format="json"
+        "/api/matches",
+        {"seats": [{"type": "me"}, {"type": "com", "level": "normal"}]},
+        format="json",
     ).json()
     assert_problem(
         bob.post(f"/api/matches/{created['id']}/abort", {}, format="json"), 403, "permission_denied"
@@ -170,11 +175,16 @@ def test_com_turns_of_a_com_only_match_go_to_the_background_queue(
     with django_capture_on_commit_callbacks(execute=False):
         spectated = alice.post(
             "/api/matches",
-            {"spectate": True, "seats": [{"type": "com"}, {"type": "com", "level": "hard"}]},
+            {
+                "spectate": True,
+                "seats": [{"type": "com", "level": "normal"}, {"type": "com", "level": "hard"}],
+            },
             format="json",
         ).json()
         played = alice.post(
-            "/api/matches", {"seats": [{"type": "me"}, {"type": "com"}]}, format="json"
+            "/api/matches",
+            {"seats": [{"type": "me"}, {"type": "com", "level": "normal"}]},
+            format="json",
         ).json()
     assert FollowUp.objects.get(match_id=spectated["id"]).queue == "background"
     assert FollowUp.objects.get(match_id=played["id"]).queue == "interactive"
@@ -239,7 +249,10 @@ def test_deeply_nested_json_is_a_clear_400_anywhere(anon, depth):
 def test_the_preset_inside_the_rules_is_a_clear_400(alice):
     response = alice.post(
         "/api/matches",
-        {"seats": [{"type": "me"}, {"type": "com"}], "rules": {"preset": "nine-card"}},
+        {
+            "seats": [{"type": "me"}, {"type": "com", "level": "normal"}],
+            "rules": {"preset": "nine-card"},
+        },
         format="json",
     )
     assert "rules.preset" in assert_problem(response, 400, "invalid_rules")["errors"]
@@ -272,7 +285,7 @@ def test_a_hint_on_an_ended_match_says_it_has_ended(alice, staff, duel):
 
 
 def test_a_match_without_my_seat_needs_spectate(alice):
-    coms = [{"type": "com"}, {"type": "com"}]
+    coms = [{"type": "com", "level": "normal"}, {"type": "com", "level": "normal"}]
     problem = assert_problem(
         alice.post("/api/matches", {"seats": coms}, format="json"), 400, "validation_error"
     )
@@ -284,9 +297,17 @@ def test_a_match_without_my_seat_needs_spectate(alice):
 def test_the_match_list_shows_mine_and_open_lobbies_and_everything_only_to_staff(
     alice, bob, carol, staff
 ):
-    private = bob.post("/api/matches", {"seats": [{"type": "me"}, {"type": "com"}]}, format="json")
+    private = bob.post(
+        "/api/matches",
+        {"seats": [{"type": "me"}, {"type": "com", "level": "normal"}]},
+        format="json",
+    )
     lobby = bob.post("/api/matches", {"seats": [{"type": "me"}, {"type": "open"}]}, format="json")
-    mine = alice.post("/api/matches", {"seats": [{"type": "me"}, {"type": "com"}]}, format="json")
+    mine = alice.post(
+        "/api/matches",
+        {"seats": [{"type": "me"}, {"type": "com", "level": "normal"}]},
+        format="json",
+    )
     ids = {m["id"] for m in alice.get("/api/matches").json()["results"]}
     assert ids == {mine.json()["id"], lobby.json()["id"]}
     ids = {m["id"] for m in alice.get("/api/matches", {"mine": "true"}).json()["results"]}
@@ -332,9 +353,15 @@ def test_redoc_loads_nothing_from_another_host(anon):
 
 def test_a_match_with_undo_is_flagged_as_practice_everywhere(alice):
     created = alice.post(
-        "/api/matches", {"seats": [{"type": "me"}, {"type": "com"}], "undo": True}, format="json"
+        "/api/matches",
+        {"seats": [{"type": "me"}, {"type": "com", "level": "normal"}], "undo": True},
+        format="json",
     ).json()
-    plain = alice.post("/api/matches", {"seats": [{"type": "me"}, {"type": "com"}]}, format="json")
+    plain = alice.post(
+        "/api/matches",
+        {"seats": [{"type": "me"}, {"type": "com", "level": "normal"}]},
+        format="json",
+    )
     assert created["practice"] is True and plain.json()["practice"] is False
     listed = {m["id"]: m["practice"] for m in alice.get("/api/matches").json()["results"]}
     assert listed == {created["id"]: True, plain.json()["id"]: False}

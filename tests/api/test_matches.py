@@ -14,7 +14,11 @@ def test_create_against_coms_returns_the_callers_view(alice):
         alice,
         preset="six-card",
         holes=2,
-        seats=[{"type": "me"}, {"type": "com", "level": "hard"}, {"type": "com"}],
+        seats=[
+            {"type": "me"},
+            {"type": "com", "level": "hard"},
+            {"type": "com", "level": "normal"},
+        ],
     )
     assert response.status_code == 201
     body = response.json()
@@ -39,17 +43,23 @@ def test_create_against_coms_returns_the_callers_view(alice):
             "seats[1].level",
         ),
         (
-            {"preset": "poker", "seats": [{"type": "me"}, {"type": "com"}]},
+            {"preset": "poker", "seats": [{"type": "me"}, {"type": "com", "level": "normal"}]},
             "validation_error",
             "preset",
         ),
         (
-            {"rules": {"grid": "5x5"}, "seats": [{"type": "me"}, {"type": "com"}]},
+            {
+                "rules": {"grid": "5x5"},
+                "seats": [{"type": "me"}, {"type": "com", "level": "normal"}],
+            },
             "invalid_rules",
             "rules.grid",
         ),
         (
-            {"rules": {"flip_on_discard": 3}, "seats": [{"type": "me"}, {"type": "com"}]},
+            {
+                "rules": {"flip_on_discard": 3},
+                "seats": [{"type": "me"}, {"type": "com", "level": "normal"}],
+            },
             "invalid_rules",
             "rules.flip_on_discard",
         ),
@@ -57,27 +67,49 @@ def test_create_against_coms_returns_the_callers_view(alice):
             {
                 "rules": {"decks": 1},
                 "preset": "nine-card",
-                "seats": [{"type": "me"}] + [{"type": "com"}] * 5,
+                "seats": [{"type": "me"}] + [{"type": "com", "level": "normal"}] * 5,
             },
             "invalid_rules",
             "rules.decks",
         ),
-        ({"holes": 40, "seats": [{"type": "me"}, {"type": "com"}]}, "validation_error", "holes"),
-        # JSON types are meant: no "3" for 3, no 0 for false, no unknown fields
-        ({"holes": "3", "seats": [{"type": "me"}, {"type": "com"}]}, "validation_error", "holes"),
-        ({"hints": 0, "seats": [{"type": "me"}, {"type": "com"}]}, "validation_error", "hints"),
         (
-            {"colour": "red", "seats": [{"type": "me"}, {"type": "com"}]},
+            {"holes": 40, "seats": [{"type": "me"}, {"type": "com", "level": "normal"}]},
+            "validation_error",
+            "holes",
+        ),
+        # JSON types are meant: no "3" for 3, no 0 for false, no unknown fields
+        (
+            {"holes": "3", "seats": [{"type": "me"}, {"type": "com", "level": "normal"}]},
+            "validation_error",
+            "holes",
+        ),
+        (
+            {"hints": 0, "seats": [{"type": "me"}, {"type": "com", "level": "normal"}]},
+            "validation_error",
+            "hints",
+        ),
+        (
+            {"colour": "red", "seats": [{"type": "me"}, {"type": "com", "level": "normal"}]},
             "validation_error",
             "colour",
         ),
         (
-            {"seats": [{"type": "me", "level": "hard", "lvl": 2}, {"type": "com"}]},
+            {
+                "seats": [
+                    {"type": "me", "level": "hard", "lvl": 2},
+                    {"type": "com", "level": "normal"},
+                ]
+            },
             "validation_error",
             "seats[0].lvl",
         ),
         (
             {"seats": [{"type": "me"}, {"type": "open", "level": "hard"}]},
+            "validation_error",
+            "seats[1].level",
+        ),
+        (  # a COM seat names its level
+            {"seats": [{"type": "me"}, {"type": "com"}]},
             "validation_error",
             "seats[1].level",
         ),
@@ -94,7 +126,7 @@ def test_bad_create_requests(alice, body, code, field):
 
 
 def test_list_filters_and_paginates(alice, bob, duel):
-    create(alice, seats=[{"type": "me"}, {"type": "com"}], preset="nine-card")
+    create(alice, seats=[{"type": "me"}, {"type": "com", "level": "normal"}], preset="nine-card")
     page = alice.get("/api/matches", {"mine": "true"}).json()
     assert page["count"] == 2 and len(page["results"]) == 2
     assert alice.get("/api/matches", {"preset": "nine-card"}).json()["count"] == 1

@@ -119,7 +119,9 @@ def test_hint(alice, bob, carol, duel):
 
 def test_hints_can_be_disabled(alice):
     match_id = alice.post(
-        "/api/matches", {"seats": [{"type": "me"}, {"type": "com"}], "hints": False}, format="json"
+        "/api/matches",
+        {"seats": [{"type": "me"}, {"type": "com", "level": "normal"}], "hints": False},
+        format="json",
     ).json()["id"]
     assert_problem(alice.get(f"/api/matches/{match_id}/hint"), 409, "hints_disabled")
 

@@ -7,7 +7,7 @@ import type { components, operations, paths } from "../../var/clients/api";
 
 type Schemas = components["schemas"];
 type Body<P extends keyof paths, M extends "post"> = paths[P][M] extends {
-  requestBody: { content: { "application/json": infer B } };
+  requestBody?: { content: { "application/json": infer B } };
 }
   ? B
   : never;
@@ -147,6 +147,14 @@ export function describe(view: View): string[] {
   }
   lines.push(`auto moves ${(view.auto_moves ?? []).join(",")}`);
   return lines;
+}
+
+/** A match's view narrows by its game, like any view. */
+export function yourHand(detail: Detail): string {
+  const view = detail.view;
+  if (view.game === "hearts") return view.hand.join(" ");
+  if (view.game === "golf") return view.grids[view.seat ?? 0]?.map((c) => c ?? "??").join(" ") ?? "";
+  return view.hands[view.seat ?? 0]?.join(" ") ?? `${view.hand_sizes.length} hands`;
 }
 
 /** The legal actions go back as they are: each is an action request. */

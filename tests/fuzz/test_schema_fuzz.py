@@ -81,8 +81,13 @@ def wsgi_calls(db, monkeypatch, settings):
 # Each game's match: Golf's two humans, Hearts' two humans and two COMs.
 TABLES = {
     "golf": [{"type": "me"}, {"type": "open"}],
-    "hearts": [{"type": "me"}, {"type": "open"}, {"type": "com"}, {"type": "com"}],
-    "ninety-nine": [{"type": "me"}, {"type": "open"}, {"type": "com"}],
+    "hearts": [
+        {"type": "me"},
+        {"type": "open"},
+        {"type": "com", "level": "normal"},
+        {"type": "com", "level": "normal"},
+    ],
+    "ninety-nine": [{"type": "me"}, {"type": "open"}, {"type": "com", "level": "normal"}],
 }
 assert set(TABLES) == {game.info.name for game in all_games()}, "a table for every game"
 

@@ -27,7 +27,14 @@ def my_turn_or_over(client, match_id):
 def test_a_human_plays_two_coms_to_the_end_through_a_real_worker(live_worker, alice):
     created = alice.post(
         "/api/matches",
-        {"holes": 1, "seats": [{"type": "me"}, {"type": "com"}, {"type": "com", "level": "hard"}]},
+        {
+            "holes": 1,
+            "seats": [
+                {"type": "me"},
+                {"type": "com", "level": "normal"},
+                {"type": "com", "level": "hard"},
+            ],
+        },
         format="json",
     ).json()
     match_id, rng = created["id"], random.Random(1)
@@ -52,7 +59,9 @@ def test_a_human_plays_two_coms_to_the_end_through_a_real_worker(live_worker, al
 
 
 def test_duplicate_deliveries_make_one_move(live_worker, alice, alice_user):
-    match = match_create(creator=alice_user, seats=[{"type": "me"}, {"type": "com"}])
+    match = match_create(
+        creator=alice_user, seats=[{"type": "me"}, {"type": "com", "level": "normal"}]
+    )
     for position in (0, 1):
         alice.post(
             f"/api/matches/{match.id}/actions",
@@ -89,7 +98,7 @@ def test_a_killed_worker_loses_no_move(live_worker, alice_user):
     match = match_create(
         creator=alice_user,
         rules={"holes": 2},
-        seats=[{"type": "com"}, {"type": "com", "level": "easy"}],
+        seats=[{"type": "com", "level": "normal"}, {"type": "com", "level": "easy"}],
         spectate=True,  # COMs playing each other: the background queue
     )
     wait_until(lambda: Match.objects.get(pk=match.pk).version > 15, what="the COMs to play")

@@ -19,7 +19,7 @@ from matches.tasks import turn_timer
 
 pytestmark = pytest.mark.django_db
 
-COMS = [{"type": "com"}, {"type": "com", "level": "easy"}]
+COMS = [{"type": "com", "level": "normal"}, {"type": "com", "level": "easy"}]
 
 
 def hearts(creator, seats, **more):

@@ -43,9 +43,11 @@ def test_matches_of_every_kind_migrate_forward_and_play_on(alice, bob, staff):
         creator=alice,
         spectate=True,
         rules={"holes": 1},
-        seats=[{"type": "com"}, {"type": "com", "level": "easy"}],
+        seats=[{"type": "com", "level": "normal"}, {"type": "com", "level": "easy"}],
     )
-    aborted = match_create(creator=alice, seats=[{"type": "me"}, {"type": "com"}])
+    aborted = match_create(
+        creator=alice, seats=[{"type": "me"}, {"type": "com", "level": "normal"}]
+    )
     match_abort(match_id=aborted.id, user=staff)
     kept = {m.id: snapshot_of(m, users) for m in (running, finished, aborted)}
     assert {k["status"] for k in kept.values()} == {"active", "finished", "aborted"}

@@ -29,7 +29,9 @@ def test_a_timed_out_bid_is_made_by_the_server_and_shown_to_its_seat_only(
 ):
     with django_capture_on_commit_callbacks(execute=True):
         match = ninety_nine(
-            alice, [{"type": "me"}, {"type": "open"}, {"type": "com"}], turn_timeout=60
+            alice,
+            [{"type": "me"}, {"type": "open"}, {"type": "com", "level": "normal"}],
+            turn_timeout=60,
         )
         match_join(match_id=match.id, user=bob)
     match.refresh_from_db()
@@ -72,7 +74,10 @@ def test_com_seats_bid_and_play_on_commit_until_a_human_is_to_act(
 
 
 def test_the_admin_state_page_shows_no_hand_while_the_match_runs(admin_client, alice):
-    match = ninety_nine(alice, [{"type": "me"}, {"type": "com"}, {"type": "com"}])
+    match = ninety_nine(
+        alice,
+        [{"type": "me"}, {"type": "com", "level": "normal"}, {"type": "com", "level": "normal"}],
+    )
     dealt = MatchEvent.objects.get(match=match, type="deal_started").payload
     page = admin_client.get(reverse("admin:golf_match_state", args=[match.id]), {"version": 2})
     body = page.content.decode()

@@ -20,7 +20,11 @@ def test_create_commits_to_a_seed_and_deals(alice):
         creator=alice,
         preset="nine-card",
         rules={"holes": 2},
-        seats=[{"type": "me"}, {"type": "com", "level": "hard"}, {"type": "com"}],
+        seats=[
+            {"type": "me"},
+            {"type": "com", "level": "hard"},
+            {"type": "com", "level": "normal"},
+        ],
     )
     assert match.status == MatchStatus.ACTIVE and match.version == 2
     assert match.rules["holes"] == 2 and match.rules["grid"] == "3x3"
@@ -45,16 +49,25 @@ def test_create_commits_to_a_seed_and_deals(alice):
         ),
         ({"seats": [{"type": "me"}, {"type": "me"}]}, errors.InvalidMatchRequest),
         ({"seats": [{"type": "me"}]}, errors.InvalidMatchRequest),  # the game's seat limits
-        ({"seats": [{"type": "me"}] + [{"type": "com"}] * 6}, errors.InvalidMatchRequest),
         (
-            {"seats": [{"type": "me"}, {"type": "com"}], "preset": "poker"},
+            {"seats": [{"type": "me"}] + [{"type": "com", "level": "normal"}] * 6},
             errors.InvalidMatchRequest,
         ),
-        ({"seats": [{"type": "me"}, {"type": "com"}], "rules": {"grid": "9x9"}}, RulesError),
+        (
+            {"seats": [{"type": "me"}, {"type": "com", "level": "normal"}], "preset": "poker"},
+            errors.InvalidMatchRequest,
+        ),
+        (
+            {
+                "seats": [{"type": "me"}, {"type": "com", "level": "normal"}],
+                "rules": {"grid": "9x9"},
+            },
+            RulesError,
+        ),
         ({"seats": [{"type": "me"}, {"type": "me2"}]}, errors.InvalidMatchRequest),
         ({"seats": [{"type": "me"}, {"type": "open"}], "rules": {"undo": True}}, RulesError),
         (
-            {"seats": [{"type": "me"}, {"type": "com"}], "turn_timeout": 1},
+            {"seats": [{"type": "me"}, {"type": "com", "level": "normal"}], "turn_timeout": 1},
             errors.InvalidMatchRequest,
         ),
     ],

@@ -144,7 +144,7 @@ def finished(alice, django_capture_on_commit_callbacks):
         match = match_create(
             creator=alice,
             rules={"holes": 2},
-            seats=[{"type": "com"}, {"type": "com", "level": "easy"}],
+            seats=[{"type": "com", "level": "normal"}, {"type": "com", "level": "easy"}],
             spectate=True,
         )
     match.refresh_from_db()

@@ -22,7 +22,9 @@ def events_of(match):
 
 
 def test_a_stale_com_task_does_nothing(alice, django_capture_on_commit_callbacks):
-    match = match_create(creator=alice, seats=[{"type": "me"}, {"type": "com"}])  # COM not run
+    match = match_create(
+        creator=alice, seats=[{"type": "me"}, {"type": "com", "level": "normal"}]
+    )  # COM not run
     assert com_turn(match_id=match.id, expected_version=match.version - 1) is False
     assert len(events_of(match)) == 2
     # the COM's first initial flip, once: that version is gone afterwards
@@ -34,7 +36,12 @@ def test_a_stale_com_task_does_nothing(alice, django_capture_on_commit_callbacks
 def test_com_turns_chain_until_a_human_must_act(alice, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         match = match_create(
-            creator=alice, seats=[{"type": "me"}, {"type": "com"}, {"type": "com", "level": "easy"}]
+            creator=alice,
+            seats=[
+                {"type": "me"},
+                {"type": "com", "level": "normal"},
+                {"type": "com", "level": "easy"},
+            ],
         )
     for position in (0, 1):
         with django_capture_on_commit_callbacks(execute=True):
@@ -82,7 +89,9 @@ def test_a_timer_for_an_old_version_does_nothing(alice, bob):
 
 
 def test_the_sweeper_restarts_a_stalled_com(alice, django_capture_on_commit_callbacks):
-    match = match_create(creator=alice, seats=[{"type": "me"}, {"type": "com"}])  # COM not run
+    match = match_create(
+        creator=alice, seats=[{"type": "me"}, {"type": "com", "level": "normal"}]
+    )  # COM not run
     assert sweep(older_than=3600) == []
     Match.objects.filter(pk=match.pk).update(turn_started_at=timezone.now() - timedelta(minutes=5))
     with django_capture_on_commit_callbacks(execute=True):
@@ -116,7 +125,7 @@ def test_a_followup_waits_in_the_outbox_until_the_broker_takes_it(alice, monkeyp
     sent = []
     monkeypatch.setattr(tasks, "_eager", lambda: False)
     monkeypatch.setattr(tasks.play_com_turn, "apply_async", broker_away)
-    match = match_create(creator=alice, seats=[{"type": "me"}, {"type": "com"}])
+    match = match_create(creator=alice, seats=[{"type": "me"}, {"type": "com", "level": "normal"}])
     row = FollowUp.objects.get(match=match)
     assert (row.version, row.kind, row.queue) == (match.version, "com", "interactive")
     assert tasks.publish(row) is False  # logged, not raised
