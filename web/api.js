@@ -18,6 +18,7 @@
 /** @typedef {Schemas["EventPage"]} EventPage */
 /** @typedef {Schemas["Event"]} GameEvent */
 /** @typedef {Schemas["Hint"]} Hint */
+/** @typedef {Schemas["Audit"]} Audit */
 /** @typedef {Schemas["User"]} User */
 /** @typedef {Schemas["Registered"]} Registered */
 /** @typedef {Schemas["Token"]} Token */
@@ -185,6 +186,14 @@ export async function act(id, action, version) {
 /** @param {string} id @returns {Promise<Hint>} */
 export async function hint(id) {
   return /** @type {Hint} */ (await call("GET", `/matches/${encodeURIComponent(id)}/hint`));
+}
+
+/**
+ * The full record of an ended match: every event whole, the seed and its commitment.
+ * @param {string} id @returns {Promise<Audit>}
+ */
+export async function audit(id) {
+  return /** @type {Audit} */ (await call("GET", `/matches/${encodeURIComponent(id)}/audit`));
 }
 
 /**

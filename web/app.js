@@ -7,6 +7,7 @@ import { GolfTable } from "./golf.js";
 import { HeartsTable } from "./hearts.js";
 import { NinetyNineTable } from "./ninety_nine.js";
 import { el } from "./table.js";
+import { showVerification } from "./verify.js";
 
 /** @typedef {api.Schemas["GolfMatchCreate"]} GolfMatchCreate */
 /** @typedef {api.Schemas["HeartsMatchCreate"]} HeartsMatchCreate */
@@ -258,11 +259,14 @@ async function matchPage(id) {
   const [user, detail] = await Promise.all([api.me(), api.match(id)]);
   showAccount(user);
   const root = el("div", { class: "table-root" });
-  main.replaceChildren(root);
+  const proof = el("section", { class: "panel verification", "aria-label": "Deal verification", hidden: "" });
+  main.replaceChildren(root, proof);
   table =
     detail.game === "hearts" ? new HeartsTable(root, detail, showError)
     : detail.game === "ninety-nine" ? new NinetyNineTable(root, detail, showError)
     : new GolfTable(root, detail, showError);
+  // once the match has ended the API reveals the seed: check the deals in this browser
+  table.onEnded = () => void showVerification(proof, id);
   await table.start();
 }
 

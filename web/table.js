@@ -104,6 +104,8 @@ export class Table {
     this.abort = new AbortController();
     /** @type {string[]} cards picked for a move of three cards (a pass, a bid), not sent yet */
     this.chosen = [];
+    /** @type {(() => void) | null} called once, when the table first shows the match ended */
+    this.onEnded = null;
   }
 
   /** This game's view, or null when the view is another game's.
@@ -300,6 +302,11 @@ export class Table {
     this.view = view;
     this.version = view.version;
     this.render();
+    if (this.ended(view) && this.onEnded) {
+      const onEnded = this.onEnded;
+      this.onEnded = null;
+      onEnded();
+    }
   }
 
   /** The end of a match, in words, or null while it goes on. @param {V} view */
