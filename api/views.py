@@ -19,6 +19,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import JSONRenderer
@@ -28,8 +29,10 @@ from rest_framework.views import APIView
 
 from accounts import guard
 from accounts.models import canonical_username
+from accounts.tokens import TokenCheck, remembered
 from api import push
 from api import serializers as s
+from api.authentication import TokenCheckingMixin
 from api.openapi import RULE_SHORTCUTS
 from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem
 from cards.protocol import Game
@@ -568,7 +571,9 @@ class ActionSchema(AutoSchema):
         return body
 
 
-class ActionView(APIView):
+class ActionView(TokenCheckingMixin, APIView):
+    """The token is checked by the action's own statements (api/authentication.py)."""
+
     throttle_scope = "actions"
     schema = ActionSchema()
 
@@ -638,6 +643,7 @@ class ActionView(APIView):
                 "Malformed request",
                 "Idempotency-Key must be 1-128 printable ASCII characters",
             )
+        token = request.auth if isinstance(request.auth, TokenCheck) else None
         try:
             result = services.match_act(
                 match_id=match_id,
@@ -645,7 +651,11 @@ class ActionView(APIView):
                 action=action,
                 expected_version=if_match if if_match is not None else expected,
                 idempotency_key=key,
+                token=token,
             )
+        except services.TokenRefused as exc:
+            remembered.forget(token.key if token else "")
+            raise AuthenticationFailed(str(exc)) from None
         except errors.VersionConflict as exc:
             if if_match is None:
                 raise

@@ -22,8 +22,11 @@ from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import BooleanField
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
+from accounts.tokens import TokenCheck, token_failure, token_sql
 from cards.protocol import COM, HUMAN, Game
 from cards.shuffle import commitment_of, new_seed
 from games import DEFAULT_GAME, UnknownGame, get_game
@@ -44,8 +47,11 @@ from matches.store import (
     State,
     append_events,
     canonical_json,
+    fetch_prepared,
     game_of,
     load_state,
+    match_columns_sql,
+    match_from_row,
     persist,
     take_snapshot,
 )
@@ -120,19 +126,51 @@ def _publish_on_commit(followup: FollowUp | None) -> None:
 
 
 # --- the write path -----------------------------------------------------------------------------
-def _lock(match_id: object) -> Match:
-    """The match row (with its state snapshot), locked for this transaction."""
+class TokenRefused(Exception):
+    """The caller's token (a :class:`~accounts.tokens.TokenCheck` an action was given) was
+    revoked, or its account deactivated: nothing was written."""
+
+
+def _check_token(token: TokenCheck | None, standing: bool | None) -> None:
+    if token is None:
+        return
+    failure = token_failure(standing)
+    if failure is not None:
+        raise TokenRefused(failure)
+    token.verified = True
+
+
+def _lock(match_id: object, token: TokenCheck | None = None) -> Match:
+    """The match row (with its state snapshot), locked for this transaction; with ``token``,
+    the same query checks it (:class:`TokenRefused`)."""
+    queryset = Match.objects.select_for_update(of=("self",))
+    if token is not None:
+        standing = RawSQL(
+            f"SELECT {token_sql()}", [token.key, token.user_id], output_field=BooleanField()
+        )
+        queryset = queryset.annotate(token_standing=standing)
     try:
-        return Match.objects.select_for_update().get(pk=match_id)
+        match = queryset.get(pk=match_id)
     except (Match.DoesNotExist, ValueError, TypeError, ValidationError):
         raise errors.MatchNotFound("no such match") from None
+    _check_token(token, getattr(match, "token_standing", None))
+    return match
 
 
 def _refresh_read_model(
-    match: Match, before: State | None, state: State, rows: Sequence[MatchEvent]
-) -> None:
+    match: Match,
+    before: State | None,
+    state: State,
+    rows: Sequence[MatchEvent],
+    *,
+    condition: tuple[str, Sequence[Any]] | None = None,
+    idempotency: IdempotencyRecord | None = None,
+) -> bool:
     """Write ``rows`` and rebuild the match's read model, snapshot and seats' ``to_act``
-    from ``state`` (``before`` is the state the rows were decided on)."""
+    from ``state`` (``before`` is the state the rows were decided on). The write is made
+    only while the match row is still at the version the rows follow (and ``condition``
+    holds, see :func:`persist`): False when it was not made (then nothing was)."""
+    previous_version = rows[0].seq - 1 if rows else match.version
     game = game_of(match)
     summary = game.summary(state)
     match.round, match.rounds = summary.round, summary.rounds
@@ -153,8 +191,18 @@ def _refresh_read_model(
         to_act = None  # unchanged: the seats need no write
     take_snapshot(match, state)
     followup = _followup(match, state)
-    persist(match, rows, to_act, followup)
-    _publish_on_commit(followup)
+    written = persist(
+        match,
+        rows,
+        to_act,
+        followup,
+        previous_version=previous_version,
+        condition=condition,
+        idempotency=idempotency,
+    )
+    if written:
+        _publish_on_commit(followup)
+    return written
 
 
 def _com_to_act(match: Match, state: State) -> bool:
@@ -175,7 +223,8 @@ def _commit_events(
     """
     rows = append_events(match, events, actor)
     new_state = game_of(match).replay(events, state)
-    _refresh_read_model(match, state, new_state, rows)
+    if not _refresh_read_model(match, state, new_state, rows):  # (never under the lock)
+        raise RuntimeError(f"match {match.id}: a write under the row lock was not made")
     return new_state, rows
 
 
@@ -358,7 +407,8 @@ def match_create(
         for i, s in enumerate(requests)
     )
     rows = append_events(match, events, actor=f"user:{creator.pk}")
-    _refresh_read_model(match, None, first, rows)
+    if not _refresh_read_model(match, None, first, rows):
+        raise RuntimeError(f"match {match.id}: the new match's write was not made")
     return match
 
 
@@ -415,37 +465,54 @@ def match_act(
     action: Any,
     expected_version: int | None = None,
     idempotency_key: str | None = None,
+    token: TokenCheck | None = None,
 ) -> ActResult:
     """Apply one action of ``user``'s seat. See the module docstring for the write path.
 
     ``expected_version``, when given, must equal the match's version or nothing is written
     (``version_conflict``). With ``idempotency_key``, a repeat of the same request returns
-    the first result and a different request with the same key is refused.
+    the first result and a different request with the same key is refused. With ``token``
+    (the API token the request came with), the action's statements check it before
+    anything else and its write is made only while it holds (:class:`TokenRefused`).
+
+    First without the row lock, in two statements (:func:`_act_unlocked`): the row is read,
+    the action decided, and the write made only if the row is still at the version read
+    (compare-and-set). Should another write have come first, the action is made again the
+    locked way (:func:`_match_act`), as if it had waited for that write's lock.
     """
+    result = _act_unlocked(match_id, user, action, expected_version, idempotency_key, token)
+    if result is not None:
+        return result
     with transaction.atomic():
-        return _match_act(match_id, user, action, expected_version, idempotency_key)
+        return _match_act(match_id, user, action, expected_version, idempotency_key, token)
 
 
-def _match_act(
-    match_id: object,
-    user: AbstractBaseUser,
-    action_json: Any,
-    expected_version: int | None,
-    idempotency_key: str | None,
-) -> ActResult:
-    match = _lock(match_id)
-    seat = seat_of(match, user)
-    digest = request_hash(action_json, expected_version)
-    if idempotency_key is not None:
-        record = IdempotencyRecord.objects.filter(
-            match=match, user=user, key=idempotency_key
-        ).first()
-        if record is not None:
-            if record.request_hash != digest:
-                raise errors.IdempotencyConflict(
-                    "this Idempotency-Key was used for a different request"
-                )
-            return ActResult(match, record.first_seq, record.version, replayed=True)
+def _idempotency_record(
+    match: Match, user: AbstractBaseUser, key: str, digest: str, first_seq: int
+) -> IdempotencyRecord:
+    return IdempotencyRecord(
+        id=uuid.uuid4(),
+        match_id=match.id,
+        user_id=user.pk,
+        key=key,
+        request_hash=digest,
+        first_seq=first_seq,
+        version=match.version,
+        created_at=timezone.now(),
+    )
+
+
+def _replayed(
+    match: Match, record: tuple[str, int, int], digest: str
+) -> ActResult:  # (request_hash, first_seq, version) of an idempotency record
+    if record[0] != digest:
+        raise errors.IdempotencyConflict("this Idempotency-Key was used for a different request")
+    return ActResult(match, record[1], record[2], replayed=True)
+
+
+def _check_action(match: Match, action_json: Any, expected_version: int | None) -> tuple[Game, Any]:
+    """The game and its action, when ``action_json`` is one and the match takes actions
+    at ``expected_version``."""
     game = game_of(match)
     action = game.action_from_json(action_json)
     if expected_version is not None and expected_version != match.version:
@@ -459,19 +526,106 @@ def _match_act(
             if match.status == MatchStatus.WAITING
             else "the match has ended"
         )
+    return game, action
+
+
+def _act_unlocked(
+    match_id: object,
+    user: AbstractBaseUser,
+    action_json: Any,
+    expected_version: int | None,
+    idempotency_key: str | None,
+    token: TokenCheck | None,
+) -> ActResult | None:
+    """The action in two statements and no row lock: one reads the match row (with the
+    token's standing and the key's idempotency record), one writes if the row is still at
+    the version read (and the token still holds). ``None``: it was not (nothing written)."""
+    try:
+        pk = match_id if isinstance(match_id, uuid.UUID) else uuid.UUID(str(match_id))
+    except ValueError:
+        raise errors.MatchNotFound("no such match") from None
+    columns = [match_columns_sql()]
+    params: list[Any] = []
+    joins = ""
+    if token is not None:
+        columns.insert(0, token_sql())
+        params += [token.key, token.user_id]
+    params.append(pk)
+    if idempotency_key is not None:
+        columns += ["r.request_hash", "r.first_seq", "r.version"]
+        joins = (
+            f" LEFT JOIN {IdempotencyRecord._meta.db_table} r ON r.match_id = m.id "
+            "AND r.user_id = %s AND r.key = %s"
+        )
+        params += [user.pk, idempotency_key]
+    sql = (
+        f"SELECT {', '.join(columns)} FROM (SELECT 1) AS one "
+        f"LEFT JOIN {Match._meta.db_table} m ON m.id = %s{joins}"
+    )
+    row = list(fetch_prepared(sql, params) or ())
+    if token is not None:
+        _check_token(token, row.pop(0))
+    record = row[-3:] if idempotency_key is not None else None
+    if record is not None:
+        del row[-3:]
+    if row[0] is None:
+        raise errors.MatchNotFound("no such match")
+    match = match_from_row(row)
+    seat = seat_of(match, user)
+    digest = request_hash(action_json, expected_version) if idempotency_key is not None else ""
+    if record is not None and record[0] is not None:
+        return _replayed(match, record, digest)
+    game, action = _check_action(match, action_json, expected_version)
     state = load_state(match)
     events = game.decide(state, seat, action)
     first_seq = match.version + 1
-    new_state, rows = _commit_events(match, state, events, actor=f"user:{user.pk}")
+    rows = append_events(match, events, actor=f"user:{user.pk}")
+    new_state = game.replay(events, state)
+    idempotency = None
     if idempotency_key is not None:
-        IdempotencyRecord.objects.create(
-            match=match,
-            user=user,
-            key=idempotency_key,
-            request_hash=digest,
-            first_seq=first_seq,
-            version=match.version,
+        idempotency = _idempotency_record(match, user, idempotency_key, digest, first_seq)
+    condition = None
+    if token is not None:
+        condition = (token_sql(), (token.key, token.user_id))
+    written = _refresh_read_model(
+        match, state, new_state, rows, condition=condition, idempotency=idempotency
+    )
+    if not written:
+        return None
+    return ActResult(match, first_seq, match.version, state=new_state, rows=rows)
+
+
+def _match_act(
+    match_id: object,
+    user: AbstractBaseUser,
+    action_json: Any,
+    expected_version: int | None,
+    idempotency_key: str | None,
+    token: TokenCheck | None = None,
+) -> ActResult:
+    """The action under the match row's lock (inside ``transaction.atomic``)."""
+    match = _lock(match_id, token)
+    seat = seat_of(match, user)
+    digest = request_hash(action_json, expected_version)
+    if idempotency_key is not None:
+        record = (
+            IdempotencyRecord.objects.filter(match=match, user=user, key=idempotency_key)
+            .values_list("request_hash", "first_seq", "version")
+            .first()
         )
+        if record is not None:
+            return _replayed(match, record, digest)
+    game, action = _check_action(match, action_json, expected_version)
+    state = load_state(match)
+    events = game.decide(state, seat, action)
+    first_seq = match.version + 1
+    rows = append_events(match, events, actor=f"user:{user.pk}")
+    new_state = game.replay(events, state)
+    idempotency = None
+    if idempotency_key is not None:
+        idempotency = _idempotency_record(match, user, idempotency_key, digest, first_seq)
+    if not _refresh_read_model(match, state, new_state, rows, idempotency=idempotency):
+        raise RuntimeError(f"match {match.id}: a write under the row lock was not made")
     return ActResult(match, first_seq, match.version, state=new_state, rows=rows)
 
 

@@ -6,6 +6,7 @@ row to be locked (``SELECT ... FOR UPDATE``) by the caller.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import json
@@ -14,13 +15,14 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC
 from typing import Any
 
+import psycopg
 from django.conf import settings
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.utils import timezone
 
 from cards.protocol import Game
 from games import get_game
-from matches.models import FollowUp, Match, MatchEvent
+from matches.models import FollowUp, IdempotencyRecord, Match, MatchEvent
 
 # A game's own states and events pass through the store untouched.
 State = Any
@@ -107,6 +109,36 @@ def to_event(row: MatchEvent, game: Game) -> Event:
     return game.event_from_row(row.type, row.version, row.payload)
 
 
+@functools.cache
+def _match_columns() -> tuple[str, list[str], list[tuple[Any, list[Any]]]]:
+    fields = Match._meta.concrete_fields
+    converted = []
+    for field in fields:
+        col = field.get_col(Match._meta.db_table)
+        converted.append(
+            (col, connection.ops.get_db_converters(col) + col.get_db_converters(connection))
+        )
+    select = ", ".join(f'm."{field.column}"' for field in fields)
+    return select, [field.attname for field in fields], converted
+
+
+def match_columns_sql() -> str:
+    """The match row's columns, for a SELECT over ``golf_match`` aliased ``m``, in the order
+    :func:`match_from_row` takes them."""
+    return _match_columns()[0]
+
+
+def match_from_row(values: Sequence[Any]) -> Match:
+    """The match of a row of :func:`match_columns_sql` (converted as the ORM would)."""
+    _, names, converted = _match_columns()
+    out = []
+    for value, (col, converters) in zip(values, converted, strict=True):
+        for converter in converters:
+            value = converter(value, col, connection)
+        out.append(value)
+    return Match.from_db(connection.alias, names, out)
+
+
 def load_events(match: Match, after: int = 0, upto: int | None = None) -> list[MatchEvent]:
     rows = MatchEvent.objects.filter(match=match, seq__gt=after)
     if upto is not None:
@@ -187,9 +219,51 @@ WRITE_FIELDS = (
 )
 
 
-def _prep(model: type[models.Model], name: str, value: Any) -> Any:
-    """``value`` as the database takes it for ``model.name`` (UUIDs, JSON, datetimes)."""
-    return model._meta.get_field(name).get_db_prep_save(value, connection)
+@functools.cache
+def _json_columns(model: type[models.Model], names: tuple[str, ...]) -> tuple[Any, ...]:
+    """For each of ``names``: its field when it is a JSON field, else None."""
+    return tuple(
+        field if isinstance(field := model._meta.get_field(name), models.JSONField) else None
+        for name in names
+    )
+
+
+def _prepped(
+    model: type[models.Model], names: tuple[str, ...], values: Sequence[Any], db: Any
+) -> list[Any]:
+    """``values`` of ``model``'s fields ``names`` as the database driver takes them: the
+    write path holds only values psycopg adapts as they are (ints, strings, UUIDs, aware
+    datetimes, None), but JSON, which Django wraps for its column type."""
+    return [
+        v if field is None else db.ops.adapt_json_value(v, field.encoder)
+        for field, v in zip(_json_columns(model, names), values, strict=True)
+    ]
+
+
+def fetch_prepared(sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
+    """The first row of ``sql`` on the default connection, run as a prepared statement:
+    its parameters travel apart from it (server-side binding, where Django's cursors
+    write them into the statement), and PostgreSQL parses and plans it once per
+    connection, not at every request. Django's error translation and execute wrappers
+    apply as to any query."""
+    db = connections[DEFAULT_DB_ALIAS]
+    db.close_if_health_check_failed()
+    db.ensure_connection()
+    db.validate_no_broken_transaction()
+    if db.connection.prepare_threshold is None:  # Django's default: psycopg prepares nothing
+        # prepare what is asked to be (prepare=True) and nothing else: Django's own cursors
+        # bind client-side, and psycopg never prepares those
+        db.connection.prepare_threshold = 2**31
+
+    def execute(sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
+        with db.wrap_database_errors, psycopg.Cursor(db.connection) as cursor:
+            cursor.execute(sql, params, prepare=True)
+            return cursor.fetchone()
+
+    executor = execute
+    for wrapper in reversed(db.execute_wrappers):
+        executor = functools.partial(wrapper, executor)
+    return executor(sql, params, False, {"connection": db, "cursor": None})
 
 
 #: The event table's columns, in the order every insert (and a bulk COPY) gives them.
@@ -208,6 +282,51 @@ _EVENT_FIELDS = ("id", "match", "seq", "type", "version", "payload", "actor", "c
 _FOLLOWUP_FIELDS = (
     "id", "match", "version", "kind", "queue", "due_at", "next_attempt_at", "attempts"
 )  # fmt: skip
+_IDEMPOTENCY_FIELDS = (
+    "id", "match", "user", "key", "request_hash", "first_seq", "version", "created_at"
+)  # fmt: skip
+
+
+def _insert_if_written(model: type[models.Model], fields: Sequence[str], rows: int) -> str:
+    """An INSERT of ``rows`` rows into ``model`` that happens only if the match row was
+    written (the CTE ``m`` returned it). Each value is cast to its column's type: rows
+    selected from a VALUES list take none from the table they go into."""
+    meta = model._meta
+    columns = ", ".join(meta.get_field(f).column for f in fields)
+    marks = "(" + ", ".join(f"%s::{meta.get_field(f).db_type(connection)}" for f in fields) + ")"
+    return (
+        f"INSERT INTO {meta.db_table} ({columns}) SELECT * FROM "
+        f"(VALUES {', '.join([marks] * rows)}) AS v WHERE EXISTS (SELECT 1 FROM m)"
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _persist_sql(
+    rows: int, to_act: int | None, followup: bool, idempotency: bool, condition: str | None
+) -> str:
+    """The statement of :func:`persist` for a write of this shape."""
+    sets = ", ".join(f"{f} = %s" for f in WRITE_FIELDS)
+    where = "id = %s AND version = %s"
+    if condition is not None:
+        where += f" AND ({condition}) IS TRUE"
+    parts = [
+        f"m AS (UPDATE golf_match SET {sets} WHERE {where} RETURNING id)",
+        "stale AS (DELETE FROM golf_followup WHERE match_id IN (SELECT id FROM m) "
+        "AND version < %s)",
+    ]
+    if rows:
+        parts.append(f"events AS ({_insert_if_written(MatchEvent, _EVENT_FIELDS, rows)})")
+    if to_act is not None:
+        flag = f'("index" IN ({", ".join(["%s"] * to_act)}))' if to_act else "FALSE"
+        parts.append(
+            f"seats AS (UPDATE golf_seat SET to_act = {flag} WHERE match_id IN (SELECT id FROM m))"
+        )
+    if followup:
+        parts.append(f"followup AS ({_insert_if_written(FollowUp, _FOLLOWUP_FIELDS, 1)})")
+    if idempotency:
+        sql = _insert_if_written(IdempotencyRecord, _IDEMPOTENCY_FIELDS, 1)
+        parts.append(f"idempotency AS ({sql})")
+    return f"WITH {', '.join(parts)} SELECT count(*) FROM m"
 
 
 def persist(
@@ -215,53 +334,53 @@ def persist(
     rows: Sequence[MatchEvent],
     to_act: Sequence[int] | None,
     followup: FollowUp | None = None,
-) -> None:
+    *,
+    previous_version: int,
+    condition: tuple[str, Sequence[Any]] | None = None,
+    idempotency: IdempotencyRecord | None = None,
+) -> bool:
     """Write new event rows, the match's changed columns, (when ``to_act`` is given) the
-    seats' ``to_act`` flags and (when given) the follow-up the new version waits for,
-    deleting the follow-ups of earlier versions: they are stale now.
+    seats' ``to_act`` flags, (when given) the follow-up the new version waits for and the
+    idempotency record of the request, deleting the follow-ups of earlier versions: they
+    are stale now.
 
-    It is one statement (data-modifying CTEs), so a write costs one round trip.
+    It is one statement (data-modifying CTEs), so a write costs one round trip, and it
+    writes only if the match row is still at ``previous_version`` (and ``condition``, an
+    SQL expression with its parameters, holds): else nothing at all, and it returns False.
+    A caller holding the row lock always writes; one that read the row without the lock
+    learns here whether another write came first (compare-and-set on the version).
     """
+    db = connections[DEFAULT_DB_ALIAS]
     match.updated_at = timezone.now()
-    insert_sql, insert_params = "", []
-    if rows:
-        row_marks = "(" + ", ".join(["%s"] * len(EVENT_COLUMNS)) + ")"
-        insert_sql = (
-            f"INSERT INTO golf_matchevent ({', '.join(EVENT_COLUMNS)}) "
-            f"VALUES {', '.join([row_marks] * len(rows))}"
-        )
-        for row in rows:
-            values = (row.id, match.id, row.seq, row.type, row.version, row.payload,
-                      row.actor, row.created_at, row.hash)  # fmt: skip
-            insert_params += [
-                _prep(MatchEvent, f, v) for f, v in zip(_EVENT_FIELDS, values, strict=True)
-            ]
-    flag = f'("index" IN ({", ".join(["%s"] * len(to_act))}))' if to_act else "FALSE"
-    seats_sql = f"UPDATE golf_seat SET to_act = {flag} WHERE match_id = %s"
-    match_pk = _prep(Match, "id", match.id)
-    seats_params = [*(to_act or ()), match_pk]
-    sets = ", ".join(f"{f} = %s" for f in WRITE_FIELDS)
-    match_sql = f"UPDATE golf_match SET {sets} WHERE id = %s"
-    match_params = [_prep(Match, f, getattr(match, f)) for f in WRITE_FIELDS] + [match_pk]
-    parts = ["stale AS (DELETE FROM golf_followup WHERE match_id = %s AND version < %s)"]
-    params = [match_pk, match.version]
-    if insert_sql:
-        parts.append(f"events AS ({insert_sql})")
-        params += insert_params
-    if to_act is not None:
-        parts.append(f"seats AS ({seats_sql})")
-        params += seats_params
+    params = _prepped(Match, WRITE_FIELDS, [getattr(match, f) for f in WRITE_FIELDS], db)
+    params += [match.id, previous_version]
+    if condition is not None:
+        params += list(condition[1])
+    params.append(match.version)
+    for row in rows:
+        values = (row.id, match.id, row.seq, row.type, row.version, row.payload,
+                  row.actor, row.created_at, row.hash)  # fmt: skip
+        params += _prepped(MatchEvent, _EVENT_FIELDS, values, db)
+    if to_act:
+        params += list(to_act)
     if followup is not None:
-        values = [
-            _prep(FollowUp, f, followup.match_id if f == "match" else getattr(followup, f))
-            for f in _FOLLOWUP_FIELDS
-        ]
-        marks = ", ".join(["%s"] * len(values))
-        columns = ", ".join(f"{f}_id" if f == "match" else f for f in _FOLLOWUP_FIELDS)
-        parts.append(f"followup AS (INSERT INTO golf_followup ({columns}) VALUES ({marks}))")
-        params += values
-    with connection.cursor() as cursor:
-        cursor.execute(f"WITH {', '.join(parts)} {match_sql}", params + match_params)
+        values = tuple(
+            followup.match_id if f == "match" else getattr(followup, f) for f in _FOLLOWUP_FIELDS
+        )
+        params += _prepped(FollowUp, _FOLLOWUP_FIELDS, values, db)
+    if idempotency is not None:
+        names = [IdempotencyRecord._meta.get_field(f).attname for f in _IDEMPOTENCY_FIELDS]
+        values = tuple(getattr(idempotency, name) for name in names)
+        params += _prepped(IdempotencyRecord, _IDEMPOTENCY_FIELDS, values, db)
+    sql = _persist_sql(
+        len(rows),
+        None if to_act is None else len(to_act),
+        followup is not None,
+        idempotency is not None,
+        None if condition is None else condition[0],
+    )
+    row = fetch_prepared(sql, params)
+    return bool(row and row[0])
 
 
 def take_snapshot(match: Match, state: State) -> None:
