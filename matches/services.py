@@ -5,6 +5,11 @@ snapshot on the row, plus any events after it), decide, then :func:`_commit_even
 append the events with their sequence numbers and hashes, refresh the read model and
 snapshot in the same statement, and schedule side effects on commit. Call the private
 helpers only inside ``transaction.atomic`` and while holding the row lock.
+
+A player's action (:func:`match_act`) first takes a shorter way to the same write
+(:func:`_act_unlocked`): it reads the row without the lock and makes the write only if
+the row is still at the version read (compare-and-set, in the write's own statement);
+should another write have come first, nothing was written and it takes the locked path.
 """
 
 from __future__ import annotations
