@@ -363,7 +363,9 @@ def _events_by_type(
         record["properties"]["type"] = {"type": "string", "enum": [kind]}
         record["properties"]["data"] = {
             **_union(payloads, "anyOf"),
-            "description": "the event's data as you may see it (hidden cards are null)",
+            "description": "the event's data in full (the audit of an ended match)"
+            if envelope == "AuditEvent"
+            else "the event's data as you may see it (hidden cards are null)",
         }
         components[f"{envelope}_{kind}"] = record
         mapping[kind] = _ref(f"{envelope}_{kind}")["$ref"]

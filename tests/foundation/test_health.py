@@ -97,7 +97,7 @@ def test_a_committed_write_succeeds_while_the_broker_is_down():
         "user = get_user_model().objects.create_user('broker-down')\n"
         "client = APIClient()\n"
         "client.force_authenticate(user)\n"
-        "seats = [{'type': 'me'}, {'type': 'com'}]\n"
+        "seats = [{'type': 'me'}, {'type': 'com', 'level': 'normal'}]\n"
         "r = client.post('/api/matches', {'seats': seats}, format='json')\n"
         "print(r.status_code)\n"
         "print(FollowUp.objects.filter(match_id=r.json()['id']).count())\n",
