@@ -580,15 +580,9 @@ def _act_unlocked(
     digest = request_hash(action_json, expected_version) if idempotency_key is not None else ""
     if record is not None and record[0] is not None:
         return _replayed(match, record, digest)
-    game, action = _check_action(match, action_json, expected_version)
-    state = load_state(match)
-    events = game.decide(state, seat, action)
-    first_seq = match.version + 1
-    rows = append_events(match, events, actor=f"user:{user.pk}")
-    new_state = game.replay(events, state)
-    idempotency = None
-    if idempotency_key is not None:
-        idempotency = _idempotency_record(match, user, idempotency_key, digest, first_seq)
+    state, new_state, rows, first_seq, idempotency = _decided(
+        match, user, seat, action_json, expected_version, idempotency_key, digest
+    )
     condition = None
     if token is not None:
         condition = (token_sql(), (token.key, token.user_id))
@@ -598,6 +592,29 @@ def _act_unlocked(
     if not written:
         return None
     return ActResult(match, first_seq, match.version, state=new_state, rows=rows)
+
+
+def _decided(
+    match: Match,
+    user: AbstractBaseUser,
+    seat: int,
+    action_json: Any,
+    expected_version: int | None,
+    idempotency_key: str | None,
+    digest: str,
+) -> tuple[Any, Any, list[MatchEvent], int, IdempotencyRecord | None]:
+    """``seat``'s action decided on ``match`` as read: the state before and after, the new
+    events' rows, the first new sequence number, and the key's record (or ``None``)."""
+    game, action = _check_action(match, action_json, expected_version)
+    state = load_state(match)
+    events = game.decide(state, seat, action)
+    first_seq = match.version + 1
+    rows = append_events(match, events, actor=f"user:{user.pk}")
+    new_state = game.replay(events, state)
+    idempotency = None
+    if idempotency_key is not None:
+        idempotency = _idempotency_record(match, user, idempotency_key, digest, first_seq)
+    return state, new_state, rows, first_seq, idempotency
 
 
 def _match_act(
@@ -620,15 +637,9 @@ def _match_act(
         )
         if record is not None:
             return _replayed(match, record, digest)
-    game, action = _check_action(match, action_json, expected_version)
-    state = load_state(match)
-    events = game.decide(state, seat, action)
-    first_seq = match.version + 1
-    rows = append_events(match, events, actor=f"user:{user.pk}")
-    new_state = game.replay(events, state)
-    idempotency = None
-    if idempotency_key is not None:
-        idempotency = _idempotency_record(match, user, idempotency_key, digest, first_seq)
+    state, new_state, rows, first_seq, idempotency = _decided(
+        match, user, seat, action_json, expected_version, idempotency_key, digest
+    )
     if not _refresh_read_model(match, state, new_state, rows, idempotency=idempotency):
         raise RuntimeError(f"match {match.id}: a write under the row lock was not made")
     return ActResult(match, first_seq, match.version, state=new_state, rows=rows)
