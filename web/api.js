@@ -155,6 +155,14 @@ export async function createMatch(request) {
   return /** @type {MatchDetail} */ (await call("POST", "/matches", { body: request }));
 }
 
+/**
+ * Takes an open seat of a match waiting for players (the first one, without `seat`).
+ * @param {string} id @returns {Promise<MatchDetail>}
+ */
+export async function join(id) {
+  return /** @type {MatchDetail} */ (await call("POST", `/matches/${encodeURIComponent(id)}/join`, { body: {} }));
+}
+
 /** @param {string} id @returns {Promise<MatchDetail>} */
 export async function match(id) {
   return /** @type {MatchDetail} */ (await call("GET", `/matches/${encodeURIComponent(id)}`));

@@ -134,12 +134,14 @@ function newMatchForm(games, name) {
   const choose = el("select", { id: "game", name: "game" }, games.map((g) => option(g.name, g.title, g.name === game.name)));
   const presetSelect = el("select", { id: "preset", name: "preset" }, game.presets.map((p) => option(p.name, p.name, p.name === game.default_preset)));
   const opponents = el("select", { id: "opponents", name: "opponents" });
+  const openSeats = el("select", { id: "open-seats", name: "open" });
   const fillOpponents = () => {
     const preset = game.presets.find((p) => p.name === presetSelect.value);
     const limits = preset?.seats ?? game.seats;
     const usual = (game.default_seats[presetSelect.value]?.length ?? limits.min) - 1;
-    const counts = Array.from({ length: limits.max - limits.min + 1 }, (_, i) => limits.min - 1 + i);
+    const counts = Array.from({ length: limits.max }, (_, i) => i);
     opponents.replaceChildren(...counts.map((n) => option(String(n), String(n), n === Math.max(usual, limits.min - 1))));
+    openSeats.replaceChildren(...counts.map((n) => option(String(n), String(n), n === 0)));
   };
   fillOpponents();
   presetSelect.addEventListener("change", fillOpponents);
@@ -157,6 +159,8 @@ function newMatchForm(games, name) {
     opponents,
     el("label", { for: "level" }, ["Their level"]),
     el("select", { id: "level", name: "level" }, game.com_levels.map((level) => option(level, level, level === game.default_com_level))),
+    el("label", { for: "open-seats" }, ["Open seats for other players"]),
+    openSeats,
     el("label", { class: "check" }, [el("input", { type: "checkbox", name: "hints", checked: "" }), " Hints"]),
     game.name === "ninety-nine" ? "" : el("label", { class: "check" }, [el("input", { type: "checkbox", name: "undo" }), " Practice: allow undo"]),
     el("div", { class: "buttons" }, [el("button", { type: "submit" }, ["Start the match"])]),
@@ -172,6 +176,8 @@ function newMatchForm(games, name) {
     /** @type {SeatRequest[]} */
     const seats = [{ type: "me" }];
     for (let i = 0; i < Number(data.get("opponents")); i += 1) seats.push({ type: "com", level });
+    // open seats wait for other players to join (the match starts when the last one does)
+    for (let i = 0; i < Number(data.get("open")); i += 1) seats.push({ type: "open" });
     const preset = String(data.get("preset"));
     const rounds = Number(data.get("rounds"));
     const hints = data.get("hints") !== null;
@@ -227,6 +233,35 @@ function matchList(page, user) {
   return section;
 }
 
+/** Matches waiting for players that you could join: a Join button each.
+ * @param {api.MatchPage} page */
+function openMatchList(page) {
+  const section = el("section", { class: "panel open-matches", "aria-labelledby": "open-matches" }, [
+    el("h2", { id: "open-matches" }, ["Open matches"]),
+  ]);
+  const joinable = page.results.filter((m) => m.your_seat === null && m.seats.some((s) => s.kind === "open"));
+  if (joinable.length === 0) {
+    section.append(el("p", {}, ["No match is waiting for players now."]));
+    return section;
+  }
+  const list = el("ul", {});
+  for (const m of joinable) {
+    const players = m.seats.map((s) => (s.kind === "com" ? `COM (${s.com_level ?? ""})` : (s.username ?? "open seat")));
+    const join = el("button", { type: "button", "data-match": m.id, "aria-label": `Join the ${m.game} match of ${players.join(", ")}` }, ["Join"]);
+    join.addEventListener("click", () =>
+      void guarded(async () => {
+        join.disabled = true;
+        await api.join(m.id);
+        clearError();
+        go(`#/match/${m.id}`);
+      }),
+    );
+    list.append(el("li", { "data-match": m.id }, [`${m.game} · ${m.preset} · ${players.join(", ")} · ${m.rounds} ${m.rounds === 1 ? "round" : "rounds"} `, join]));
+  }
+  section.append(list);
+  return section;
+}
+
 /** @param {api.Game[]} games */
 function gameList(games) {
   return el("section", { class: "panel games", "aria-labelledby": "games" }, [
@@ -241,12 +276,18 @@ function gameList(games) {
 }
 
 async function lobbyPage() {
-  const [user, games, mine] = await Promise.all([api.me(), api.games(), api.matches({ mine: true, page_size: 20 })]);
+  const [user, games, mine, waiting] = await Promise.all([
+    api.me(),
+    api.games(),
+    api.matches({ mine: true, page_size: 20 }),
+    api.matches({ status: "waiting", page_size: 20 }),
+  ]);
   showAccount(user);
   main.replaceChildren(
     el("div", { class: "lobby" }, [
       newMatchForm(games, "golf"),
       matchList(mine, user),
+      openMatchList(waiting),
       gameList(games),
     ]),
   );

@@ -1,0 +1,87 @@
+// A match between two people, in two browser contexts (two accounts), in headless Chromium:
+// A creates a one-hole six-card Golf match with one open seat from the lobby; B finds it
+// under "Open matches" and joins it; both pages show the table, each plays its two
+// opening flips by clicking, and at every version each page shows it is checked against
+// the API's view for its own user (GET states/{version}). Then it stops.
+//
+//   node tests/web/play_people.mjs <base url> <screenshot dir> [<publish dir>]
+//
+// Prints, last, a summary line {"done": true, ...}.
+import { mkdirSync } from "node:fs";
+import { compare, snapshot } from "./golf_page.mjs";
+import { checker, launch, newPage, nextVersion, openedMatch, register, say } from "./harness.mjs";
+
+const [base, shots] = process.argv.slice(2);
+if (!base || !shots) throw new Error("usage: play_people.mjs <base url> <screenshot dir> [<publish dir>]");
+mkdirSync(shots, { recursive: true });
+const DEADLINE = Date.now() + 60_000;
+
+const summary = { done: false, players: [] };
+const browser = await launch();
+try {
+  // A: a match with one open seat
+  const a = await newPage(browser);
+  await a.page.goto(`${base}/`);
+  const alice = await register(a.page, base, "alice");
+  await a.page.getByLabel("Rules").selectOption("six-card");
+  await a.page.getByLabel("Holes").fill("1");
+  await a.page.getByLabel("Computer opponents").selectOption("0");
+  await a.page.getByLabel("Open seats for other players").selectOption("1");
+  await a.page.getByRole("button", { name: "Start the match" }).click();
+  const opened = await openedMatch(a.page, base);
+  const matchId = opened.matchId;
+  summary.match = matchId;
+  await a.page.locator(".game-table").waitFor();
+
+  // B: the match is listed under "Open matches", with a Join button
+  const b = await newPage(browser);
+  await b.page.goto(`${base}/`);
+  const bob = await register(b.page, base, "bob");
+  const row = b.page.locator(`.open-matches li[data-match="${matchId}"]`);
+  await row.waitFor();
+  summary.listed = await row.textContent();
+  await row.getByRole("button", { name: /^Join the golf match of / }).click();
+  const joined = await openedMatch(b.page, base);
+  if (joined.matchId !== matchId) throw new Error(`B opened ${joined.matchId}, not ${matchId}`);
+  await b.page.locator(".game-table").waitFor();
+
+  const players = [
+    { name: alice, ...a, api: opened.api, flips: 0, record: { checks: 0, versions: [], moves: [] } },
+    { name: bob, ...b, api: joined.api, flips: 0, record: { checks: 0, versions: [], moves: [] } },
+  ];
+  for (const p of players) p.check = checker(p.page, p.api, matchId, snapshot, compare, p.record);
+
+  // the opening flips of both, each by clicking in its own page
+  while (players.some((p) => p.flips < 2)) {
+    if (Date.now() > DEADLINE) throw new Error(`the flips took too long: ${JSON.stringify(players.map((p) => p.record))}`);
+    for (const p of players) {
+      const read = await p.check.read();
+      if (!read || p.flips >= 2) continue;
+      const { shown } = read;
+      if (shown.phase !== "flips" || !shown.yourTurn || shown.busy) continue;
+      const cell = shown.cards.find((c) => c.action === "reveal");
+      if (!cell) continue;
+      await p.page.locator(`.seat.mine button.card[data-position="${cell.position}"]`).click();
+      p.flips += 1;
+      p.record.moves.push(`reveal:${cell.position}`);
+      await nextVersion(p.page, shown.version);
+    }
+  }
+
+  // both pages reach the match's version, each checked against its own user's view
+  const latest = await players[0].api(`/matches/${matchId}`);
+  for (const p of players) {
+    await p.page.waitForFunction((v) => Number(document.querySelector(".game-table")?.getAttribute("data-version")) >= v, latest.version);
+    await p.check.read();
+    const me = await p.api("/me");
+    const detail = await p.api(`/matches/${matchId}`);
+    summary.players.push({ username: me.username, seat: detail.your_seat, ...p.record, errors: p.consoleErrors });
+    if (p.consoleErrors.length) throw new Error(`errors in ${p.name}'s console:\n${p.consoleErrors.join("\n")}`);
+  }
+  summary.version = latest.version;
+  summary.phase = latest.view.phase;
+  summary.done = true;
+} finally {
+  await browser.close();
+  say(summary);
+}
