@@ -161,6 +161,9 @@ function newMatchForm(games, name) {
     el("select", { id: "level", name: "level" }, game.com_levels.map((level) => option(level, level, level === game.default_com_level))),
     el("label", { for: "open-seats" }, ["Open seats for other players"]),
     openSeats,
+    el("label", { for: "turn-timeout" }, ["Seconds per turn (optional)"]),
+    el("input", { id: "turn-timeout", name: "turn_timeout", type: "number", min: "10", max: "2592000", placeholder: "no limit", "aria-describedby": "turn-timeout-help" }),
+    el("p", { id: "turn-timeout-help", class: "help" }, ["When a player's time runs out, the server moves for them."]),
     el("label", { class: "check" }, [el("input", { type: "checkbox", name: "hints", checked: "" }), " Hints"]),
     game.name === "ninety-nine" ? "" : el("label", { class: "check" }, [el("input", { type: "checkbox", name: "undo" }), " Practice: allow undo"]),
     el("div", { class: "buttons" }, [el("button", { type: "submit" }, ["Start the match"])]),
@@ -182,6 +185,7 @@ function newMatchForm(games, name) {
     const rounds = Number(data.get("rounds"));
     const hints = data.get("hints") !== null;
     const undo = data.get("undo") !== null;
+    const seconds = String(data.get("turn_timeout") ?? "").trim();
     /** @type {api.MatchCreate} */
     let request;
     if (game.name === "golf") {
@@ -193,6 +197,7 @@ function newMatchForm(games, name) {
     } else {
       request = { game: "ninety-nine", preset: /** @type {NinetyNineMatchCreate["preset"]} */ (preset), rules: { max_deals: rounds }, seats, hints };
     }
+    if (seconds) request.turn_timeout = Number(seconds);
     void guarded(async () => {
       const detail = await api.createMatch(request);
       clearError();

@@ -73,7 +73,7 @@ export function cardNode(code, label, attributes, onClick = null) {
 
 /**
  * The fields of a view every game has.
- * @typedef {{version: number, phase: string, seat: number | null, seats_to_act: number[], winners: number[], totals: number[]}} CommonView
+ * @typedef {{version: number, phase: string, seat: number | null, seats_to_act: number[], winners: number[], totals: number[], turn_deadline?: string}} CommonView
  */
 
 /**
@@ -106,6 +106,10 @@ export class Table {
     this.chosen = [];
     /** @type {(() => void) | null} called once, when the table first shows the match ended */
     this.onEnded = null;
+    /** @type {ReturnType<typeof setInterval> | null} the turn timer's tick, each second */
+    this.ticking = null;
+    /** @type {{version: number, at: string} | null} the turn deadline, and of which version */
+    this.deadline = detail.view.turn_deadline ? { version: detail.version, at: detail.view.turn_deadline } : null;
   }
 
   /** This game's view, or null when the view is another game's.
@@ -168,6 +172,60 @@ export class Table {
 
   stop() {
     this.abort.abort();
+    if (this.ticking !== null) clearInterval(this.ticking);
+    this.ticking = null;
+  }
+
+  /**
+   * The turn timer of a timed match: the time left until the deadline of the version
+   * shown, counted down each second by tick(); hidden while that deadline is not known.
+   * @param {V} view
+   */
+  turnTimer(view) {
+    const deadline = this.deadline && this.deadline.version === view.version && !this.ended(view) ? this.deadline.at : "";
+    const timer = el("span", { class: "turn-timer", role: "timer", "data-deadline": deadline });
+    if (deadline) this.updateTimer(timer);
+    else timer.hidden = true;
+    return timer;
+  }
+
+  /**
+   * Learns the deadline of `version`. Only the view of GET /api/matches/{id} carries it
+   * (not states/{version}, nor an action's answer), so a timed match's table asks for it.
+   * @param {number} version
+   */
+  async learnDeadline(version) {
+    if (this.detail.turn_timeout === null || this.deadline?.version === version) return;
+    try {
+      const now = await api.match(this.detail.id);
+      if (now.version !== version || now.version !== this.version) return;
+      this.deadline = { version, at: now.view.turn_deadline ?? "" };
+    } catch (error) {
+      if (error instanceof api.ApiError) return; // the timer stays hidden; the table goes on
+      throw error;
+    }
+    const timer = this.root.querySelector(".turn-timer");
+    if (timer instanceof HTMLElement && this.view && this.view.version === version && !this.ended(this.view)) {
+      timer.dataset.deadline = this.deadline.at;
+      timer.hidden = !this.deadline.at;
+      if (this.deadline.at) this.updateTimer(timer);
+    }
+    if (this.ticking === null) this.ticking = setInterval(() => this.tick(), 1000);
+  }
+
+  tick() {
+    const timer = this.root.querySelector(".turn-timer");
+    if (timer instanceof HTMLElement && timer.dataset.deadline) this.updateTimer(timer);
+  }
+
+  /** @param {HTMLElement} timer */
+  updateTimer(timer) {
+    const deadline = Date.parse(timer.dataset.deadline ?? "");
+    const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+    const waiting = this.view ? this.view.seats_to_act.map((s) => this.seatName(s)).join(", ") : "";
+    timer.dataset.seconds = String(left);
+    timer.textContent = `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    timer.setAttribute("aria-label", `Time left for this turn${waiting ? ` (${waiting})` : ""}: ${plural(left, "second")}`);
   }
 
   /** @param {V} view */
@@ -302,6 +360,7 @@ export class Table {
     this.view = view;
     this.version = view.version;
     this.render();
+    if (!this.ended(view)) void this.learnDeadline(view.version);
     if (this.ended(view) && this.onEnded) {
       const onEnded = this.onEnded;
       this.onEnded = null;
@@ -347,6 +406,7 @@ export class Table {
       el("header", { class: "table-head" }, [
         el("h2", {}, [title]),
         el("span", { class: "version" }, [`move ${view.version}`]),
+        this.turnTimer(view),
         el("span", { class: "connection", role: "status" }, [this.connection === "live" ? "" : "Connection lost: reconnecting…"]),
       ]),
     );

@@ -2,7 +2,9 @@
 // A creates a one-hole six-card Golf match with one open seat from the lobby; B finds it
 // under "Open matches" and joins it; both pages show the table, each plays its two
 // opening flips by clicking, and at every version each page shows it is checked against
-// the API's view for its own user (GET states/{version}). Then it stops.
+// the API's view for its own user (GET states/{version}). The match is timed (60 seconds
+// per turn, set in the lobby): at the end, each page's turn timer must show the view's
+// turn_deadline, be labelled for screen readers, and count down. Then it stops.
 //
 //   node tests/web/play_people.mjs <base url> <screenshot dir> [<publish dir>]
 //
@@ -27,6 +29,7 @@ try {
   await a.page.getByLabel("Holes").fill("1");
   await a.page.getByLabel("Computer opponents").selectOption("0");
   await a.page.getByLabel("Open seats for other players").selectOption("1");
+  await a.page.getByLabel("Seconds per turn (optional)").fill("60");
   await a.page.getByRole("button", { name: "Start the match" }).click();
   const opened = await openedMatch(a.page, base);
   const matchId = opened.matchId;
@@ -51,21 +54,27 @@ try {
   ];
   for (const p of players) p.check = checker(p.page, p.api, matchId, snapshot, compare, p.record);
 
-  // the opening flips of both, each by clicking in its own page
+  // the opening flips of both, each by clicking in its own page; a flip counts once the
+  // page shows the card turned up (the other's flip may redraw the page under a click)
+  const faceUp = (page) => page.evaluate(() => [...document.querySelectorAll(".seat.mine .card")].filter((n) => n.getAttribute("data-card")).length);
   while (players.some((p) => p.flips < 2)) {
     if (Date.now() > DEADLINE) throw new Error(`the flips took too long: ${JSON.stringify(players.map((p) => p.record))}`);
     for (const p of players) {
       const read = await p.check.read();
-      if (!read || p.flips >= 2) continue;
+      if (!read) continue;
+      p.flips = await faceUp(p.page);
       const { shown } = read;
-      if (shown.phase !== "flips" || !shown.yourTurn || shown.busy) continue;
+      if (p.flips >= 2 || shown.phase !== "flips" || !shown.yourTurn || shown.busy) continue;
       const cell = shown.cards.find((c) => c.action === "reveal");
       if (!cell) continue;
       await p.page.locator(`.seat.mine button.card[data-position="${cell.position}"]`).click();
-      p.flips += 1;
       p.record.moves.push(`reveal:${cell.position}`);
       await nextVersion(p.page, shown.version);
     }
+  }
+  while ((await players[0].api(`/matches/${matchId}`)).view.phase === "flips") {
+    if (Date.now() > DEADLINE) throw new Error("the flips did not end");
+    await players[0].page.waitForTimeout(50);
   }
 
   // both pages reach the match's version, each checked against its own user's view
@@ -75,7 +84,15 @@ try {
     await p.check.read();
     const me = await p.api("/me");
     const detail = await p.api(`/matches/${matchId}`);
-    summary.players.push({ username: me.username, seat: detail.your_seat, ...p.record, errors: p.consoleErrors });
+    // the turn timer: the view's deadline, counted down each second, labelled
+    const timer = p.page.locator('.turn-timer[role="timer"]');
+    const read = () => timer.evaluate((n) => ({ seconds: Number(n.getAttribute("data-seconds")), label: n.getAttribute("aria-label"), text: n.textContent, deadline: n.getAttribute("data-deadline") }));
+    const first = await read();
+    await p.page.waitForTimeout(2100);
+    const later = await read();
+    // (only the view of GET /api/matches/{id} carries the deadline; states/{version} does not)
+    const clock = { first, later, deadline: detail.view.turn_deadline, version: detail.version, turnTimeout: detail.turn_timeout };
+    summary.players.push({ username: me.username, seat: detail.your_seat, ...p.record, clock, errors: p.consoleErrors });
     if (p.consoleErrors.length) throw new Error(`errors in ${p.name}'s console:\n${p.consoleErrors.join("\n")}`);
   }
   summary.version = latest.version;

@@ -1,7 +1,8 @@
 """A match between two people in the web client (tests/web/play_people.mjs): A creates a
 Golf match with an open seat from the lobby, B sees it under "Open matches" and joins it,
 and both pages play their opening flips, each checked against the API's view for its own
-user at every version it shows."""
+user at every version it shows; the turn timer set in the lobby shows the view's deadline
+and counts down."""
 
 from __future__ import annotations
 
@@ -19,8 +20,19 @@ def test_two_people_join_and_play_the_opening_flips(live_server):
     assert (alice["seat"], bob["seat"]) == (0, 1)
     assert "open seat" in summary["listed"]
     for player in (alice, bob):
-        assert [m.split(":")[0] for m in player["moves"]] == ["reveal", "reveal"]
+        assert [m.split(":")[0] for m in player["moves"]][-2:] == ["reveal", "reveal"]
         assert player["versions"][-1] == summary["version"], player
         assert player["versions"] == sorted(player["versions"]) and player["checks"] >= 3
     assert summary["phase"] == "draw"
+    # the turn timer: the deadline of the view, counting down, labelled for screen readers
+    for player in (alice, bob):
+        clock = player["clock"]
+        assert clock["turnTimeout"] == 60 and clock["version"] == summary["version"]
+        assert clock["first"]["deadline"] == clock["deadline"], clock
+        assert 50 <= clock["first"]["seconds"] <= 60, clock
+        first, seconds = clock["first"]["seconds"], clock["later"]["seconds"]
+        assert first - 3 <= seconds <= first - 1, clock
+        waiting = alice["username"] if player is bob else "you"  # seat 0 draws first
+        assert clock["later"]["label"] == f"Time left for this turn ({waiting}): {seconds} seconds"
+        assert clock["later"]["text"] == f"⏱ 0:{seconds:02d}"
     print(f"browser match between two people: {seconds:.1f} s")
