@@ -101,7 +101,7 @@ export class GolfTable extends Table {
   }
 
   render() {
-    const view = this.view;
+    const view = this.shown();
     if (!view) return;
     const legal = this.legal();
     const me = view.seat;

@@ -70,7 +70,7 @@ export class HeartsTable extends Table {
   }
 
   render() {
-    const view = this.view;
+    const view = this.shown();
     if (!view) return;
     const legal = this.legal();
     const me = view.seat;

@@ -84,7 +84,7 @@ export class NinetyNineTable extends Table {
   }
 
   render() {
-    const view = this.view;
+    const view = this.shown();
     if (!view) return;
     const legal = this.legal();
     const me = view.seat;

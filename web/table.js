@@ -91,8 +91,10 @@ export class Table {
     this.root = root;
     this.detail = detail;
     this.showError = showError;
-    /** @type {V | null} */
+    /** @type {V | null} the live view (the match now, as far as this page knows) */
     this.view = null;
+    /** @type {V | null} a past version shown by the history slider (read only), or null: live */
+    this.past = null;
     this.version = 0;
     this.busy = false;
     /** @type {string[]} */
@@ -205,7 +207,7 @@ export class Table {
       throw error;
     }
     const timer = this.root.querySelector(".turn-timer");
-    if (timer instanceof HTMLElement && this.view && this.view.version === version && !this.ended(this.view)) {
+    if (timer instanceof HTMLElement && !this.past && this.view && this.view.version === version && !this.ended(this.view)) {
       timer.dataset.deadline = this.deadline.at;
       timer.hidden = !this.deadline.at;
       if (this.deadline.at) this.updateTimer(timer);
@@ -285,12 +287,69 @@ export class Table {
 
   /** @returns {A[]} */
   legal() {
-    return this.view && !this.busy ? this.view.legal_actions : [];
+    return this.view && !this.busy && !this.past ? this.view.legal_actions : [];
+  }
+
+  /** The view to draw: a past version picked on the history slider, or the live one. */
+  shown() {
+    return this.past ?? this.view;
+  }
+
+  /**
+   * Shows the table as this user saw it at `version` (GET states/{version}), read only;
+   * the live version returns to live. The match goes on being followed meanwhile.
+   * @param {number} version
+   */
+  async showPast(version) {
+    if (version >= this.version) {
+      this.backToLive();
+      return;
+    }
+    try {
+      const view = this.narrow(await api.stateAt(this.detail.id, version, this.abort.signal));
+      if (!view) return;
+      // a past table offers no moves
+      this.past = { ...view, legal_actions: [] };
+      this.render();
+    } catch (error) {
+      if (error instanceof api.ApiError) this.showError(error.readable);
+      else if (!isAbort(error)) throw error;
+    }
+  }
+
+  backToLive() {
+    this.past = null;
+    this.render();
+  }
+
+  /** The history slider, from version 1 to the live one, and "Back to live". @param {V} view */
+  historyBar(view) {
+    const bar = el("div", { class: "history", role: "group", "aria-label": "History" });
+    const slider = el("input", {
+      type: "range",
+      id: "history",
+      min: "1",
+      max: String(this.version),
+      value: String(view.version),
+      "data-focus-key": "history",
+      "aria-valuetext": `move ${view.version} of ${this.version}`,
+    });
+    slider.addEventListener("change", () => void this.showPast(Number(slider.value)));
+    bar.append(el("label", { for: "history" }, [this.past ? `History: move ${view.version} of ${this.version}` : "History"]), slider);
+    if (this.past) {
+      const live = el("button", { type: "button", class: "secondary", "data-focus-key": "live" }, ["Back to live"]);
+      live.addEventListener("click", () => {
+        this.backToLive();
+        slider.focus();
+      });
+      bar.append(live);
+    }
+    return bar;
   }
 
   /** Whether it is this page's seat to act, with moves offered. @param {V} view */
   yourTurn(view) {
-    return view.seat !== null && view.seats_to_act.includes(view.seat) && view.legal_actions.length > 0;
+    return !this.past && view.seat !== null && view.seats_to_act.includes(view.seat) && view.legal_actions.length > 0;
   }
 
   /**
@@ -401,6 +460,7 @@ export class Table {
       "data-phase": view.phase,
       "data-your-turn": String(this.yourTurn(view) && !this.busy),
       "data-busy": String(this.busy),
+      "data-history": String(this.past !== null),
     });
     table.append(
       el("header", { class: "table-head" }, [
@@ -409,6 +469,7 @@ export class Table {
         this.turnTimer(view),
         el("span", { class: "connection", role: "status" }, [this.connection === "live" ? "" : "Connection lost: reconnecting…"]),
       ]),
+      this.historyBar(view),
     );
     return table;
   }

@@ -4,7 +4,9 @@
 // opening flips by clicking, and at every version each page shows it is checked against
 // the API's view for its own user (GET states/{version}). The match is timed (60 seconds
 // per turn, set in the lobby): at the end, each page's turn timer must show the view's
-// turn_deadline, be labelled for screen readers, and count down. Then it stops.
+// turn_deadline, be labelled for screen readers, and count down. Then A's history slider
+// goes to two past versions: the table must be the API's view at each (states/{version}),
+// with no move offered; "Back to live" returns to the match's version. Then it stops.
 //
 //   node tests/web/play_people.mjs <base url> <screenshot dir> [<publish dir>]
 //
@@ -95,6 +97,34 @@ try {
     summary.players.push({ username: me.username, seat: detail.your_seat, ...p.record, clock, errors: p.consoleErrors });
     if (p.consoleErrors.length) throw new Error(`errors in ${p.name}'s console:\n${p.consoleErrors.join("\n")}`);
   }
+  // the history slider: two past versions on A's page, each against the API, then live
+  const pa = players[0];
+  const head = () => { const t = document.querySelector(".game-table"); return { version: Number(t?.getAttribute("data-version")), phase: t?.getAttribute("data-phase"), yourTurn: t?.getAttribute("data-your-turn") === "true", busy: false }; };
+  const shownNow = `(() => ({ ...(${head})(), ...(${snapshot})() }))()`;
+  summary.history = [];
+  for (const version of [Math.max(1, latest.version - 3), latest.version - 1]) {
+    await pa.page.getByRole("slider", { name: /^History/ }).fill(String(version));
+    await pa.page.locator(`.game-table[data-history="true"][data-version="${version}"]`).waitFor();
+    const shown = await pa.page.evaluate(shownNow);
+    const view = await pa.api(`/matches/${matchId}/states/${version}`);
+    const faults = compare(shown, { ...view, legal_actions: [] }); // a past table offers no moves
+    if (faults.length) throw new Error(`history v${version}: the page differs from the API's view:\n${faults.join("\n")}`);
+    summary.history.push({
+      version,
+      phase: shown.phase,
+      faceUp: shown.cards.filter((c) => c.card).length,
+      legal: view.legal_actions.length,
+      offered: shown.cards.filter((c) => c.action).length + shown.actions.length,
+      label: await pa.page.locator('label[for="history"]').textContent(),
+      max: Number(await pa.page.locator("#history").getAttribute("max")),
+    });
+  }
+  await pa.page.getByRole("button", { name: "Back to live" }).click();
+  await pa.page.locator(`.game-table[data-history="false"][data-version="${latest.version}"]`).waitFor();
+  const live = await pa.page.evaluate(shownNow);
+  summary.live = { version: live.version, yourTurn: live.yourTurn, label: await pa.page.locator('label[for="history"]').textContent(), back: await pa.page.getByRole("button", { name: "Back to live" }).count() };
+  if (pa.consoleErrors.length) throw new Error(`errors in A's console:\n${pa.consoleErrors.join("\n")}`);
+
   summary.version = latest.version;
   summary.phase = latest.view.phase;
   summary.done = true;

@@ -2,7 +2,8 @@
 Golf match with an open seat from the lobby, B sees it under "Open matches" and joins it,
 and both pages play their opening flips, each checked against the API's view for its own
 user at every version it shows; the turn timer set in the lobby shows the view's deadline
-and counts down."""
+and counts down; A's history slider shows two past versions as the API's view at each,
+then goes back to live."""
 
 from __future__ import annotations
 
@@ -35,4 +36,18 @@ def test_two_people_join_and_play_the_opening_flips(live_server):
         waiting = alice["username"] if player is bob else "you"  # seat 0 draws first
         assert clock["later"]["label"] == f"Time left for this turn ({waiting}): {seconds} seconds"
         assert clock["later"]["text"] == f"⏱ 0:{seconds:02d}"
+    # the history slider: two past versions, as the API showed them, read only; then live
+    first, second = summary["history"]
+    assert first["version"] < second["version"] < summary["version"]
+    assert first["faceUp"] < second["faceUp"]  # more cards turned up at the later version
+    for past in (first, second):
+        assert past["phase"] == "flips" and past["offered"] == 0
+        assert past["max"] == summary["version"]
+        assert past["label"] == f"History: move {past['version']} of {summary['version']}"
+    assert summary["live"] == {
+        "version": summary["version"],
+        "yourTurn": True,
+        "label": "History",
+        "back": 0,
+    }
     print(f"browser match between two people: {seconds:.1f} s")
