@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import signal
 import subprocess
@@ -96,17 +97,24 @@ def purge_queues() -> None:
 
 @pytest.fixture
 def live_worker(transactional_db):
-    """Tasks go through Redis to a separate worker process (not eager) for this test."""
-    app.conf.task_always_eager = False
-    purge_queues()
-    worker = Worker()
-    worker.start()
-    try:
-        yield worker
-    finally:
-        worker.stop()
+    """Tasks go through Redis to a separate worker process (not eager) for this test.
+
+    One live worker at a time across the suite's processes (a file lock): two of them at
+    once, each on its own broker database, were seen to leave COM turns unplayed."""
+    lock = ROOT / "var" / "live-worker.lock"
+    lock.parent.mkdir(exist_ok=True)
+    with lock.open("w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        app.conf.task_always_eager = False
         purge_queues()
-        app.conf.task_always_eager = True
+        worker = Worker()
+        worker.start()
+        try:
+            yield worker
+        finally:
+            worker.stop()
+            purge_queues()
+            app.conf.task_always_eager = True
 
 
 def wait_until(predicate, timeout: float = 120, interval: float = 0.2, what: str = "condition"):
