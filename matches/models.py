@@ -93,6 +93,14 @@ class Match(models.Model):
             models.Index(fields=["game", "-created_at"], name="golf_match_game_idx"),
         ]
         verbose_name_plural = "matches"
+        # What operators may do beyond reading (the admin shows an action only to staff
+        # holding its permission; superusers hold them all).
+        permissions = [
+            ("verify_match", "Can verify a match's event log"),
+            ("abort_match", "Can abort a match"),
+            ("reenqueue_match", "Can re-enqueue a stalled match's COM turn or timer"),
+            ("view_match_audit", "Can open a finished match's audit (every card revealed)"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.preset} match {self.id} ({self.status})"
