@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "accounts",
     "matches",
     "api",
+    "ops",
 ]
 
 MIDDLEWARE = [
