@@ -211,10 +211,12 @@ def _refresh_read_model(
 
 
 def _com_to_act(match: Match, state: State) -> bool:
+    """A COM is to act: a seat that started as a COM, or one handed to a COM since
+    (:func:`seat_to_com`: its seat in ``seat_users`` is then empty)."""
     game = game_of(match)
     players = game.players(state)
     return match.status == MatchStatus.ACTIVE and any(
-        players[seat] == COM for seat in game.seats_to_act(state)
+        players[seat] == COM or match.seat_users[seat] is None for seat in game.seats_to_act(state)
     )
 
 
@@ -756,4 +758,48 @@ def match_abort(*, match_id: object, user: AbstractBaseUser, reason: str = "") -
     reason = reason or ("aborted by staff" if staff else "aborted by creator")
     events = game_of(match).abort(state, reason)
     _commit_events(match, state, events, actor=f"{'staff' if staff else 'user'}:{user.pk}")
+    return match
+
+
+@transaction.atomic
+def seat_to_com(
+    *, match_id: object, seat: int, level: str = "normal", by: AbstractBaseUser
+) -> Match:
+    """Hand a player's ``seat`` of a match that has not ended to a COM of ``level`` (staff
+    only: moderation, e.g. when the player's account is suspended). The seat row becomes a
+    COM's, the match's ``seat_users`` forgets the player, and should the seat be to act its
+    COM's turn is scheduled on commit. The log is unchanged: the COM's moves are recorded
+    as ``com:<level>:<seat>`` from then on. Works on a local match too (one of the
+    creator's seats), and when only COMs remain.
+
+    Should a player's action race this change, its write may schedule no COM turn; the
+    sweeper (``tasks.sweep``) then finds the COM seat to act and re-enqueues its turn.
+    """
+    if not getattr(by, "is_staff", False):
+        raise errors.PermissionDenied("only staff may hand a seat to a COM")
+    match = _lock(match_id)
+    if match.ended:
+        raise errors.MatchNotActive("the match has already ended")
+    info = game_of(match).info
+    level = info.com_level_aliases.get(level, level)
+    if level not in info.com_levels:
+        raise errors.InvalidMatchRequest(
+            f"level must be one of {list(info.com_levels)}", field="level"
+        )
+    row = Seat.objects.filter(match=match, index=seat).first()
+    if row is None or row.kind != SeatKind.HUMAN:
+        raise errors.InvalidMatchRequest(f"seat {seat} is not a player's seat", field="seat")
+    row.kind, row.user, row.com_level, row.shared = SeatKind.COM, None, level, False
+    row.save(update_fields=["kind", "user", "com_level", "shared"])
+    match.seat_users = [None if i == seat else uid for i, uid in enumerate(match.seat_users)]
+    match.save(update_fields=["seat_users", "updated_at"])
+    if match.status == MatchStatus.ACTIVE and seat in match.seats_to_act:
+        followup = _followup(match, load_state(match))
+        if followup is not None and followup.kind == FollowUpKind.COM:
+            taken = FollowUp.objects.filter(
+                match=match, version=match.version, kind=FollowUpKind.COM
+            ).exists()
+            if not taken:
+                followup.save(force_insert=True)
+            _publish_on_commit(followup)
     return match
