@@ -1,6 +1,308 @@
-from django.contrib import admin
+"""Admin for operators: accounts, and their moderation (docs/admin.md, "Moderation").
+
+Staff holding ``accounts.suspend_user`` (superusers hold it) can suspend an account, with
+a reason and a choice for its running matches (abort them, or hand its seats to a
+``normal`` COM), and lift a suspension; staff without it see neither and get 403 when they
+ask directly. Every suspension and lift is written to Django's admin log with the reason.
+An account's page lists its matches and its recent actions, redacted as a spectator sees
+them while a match runs.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html, format_html_join
 
-from accounts.models import User
+from accounts.models import RunningMatches, Suspension, User
+from accounts.moderation import (
+    ModerationError,
+    account_lift,
+    account_suspend,
+    may_suspend,
+    running_seats,
+)
+from matches.models import Match, MatchEvent, Seat
+from matches.selectors import event_json
+from matches.store import game_of
 
-admin.site.register(User, UserAdmin)
+SUSPEND_PERMISSION = "accounts.suspend_user"
+MATCHES_SHOWN = 20  # an account's matches on its page, the most recently updated first
+ACTIONS_SHOWN = 30  # its recent actions, newest first, from those matches only
+
+
+class SuspendForm(forms.Form):
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        max_length=2000,
+        help_text="why (staff only: never shown to players, nor written into a match's log)",
+    )
+    running = forms.ChoiceField(
+        choices=RunningMatches.choices,
+        widget=forms.RadioSelect,
+        label="Its running matches",
+        initial=RunningMatches.COM,
+    )
+
+
+class SuspensionInline(admin.TabularInline):
+    model = Suspension
+    fk_name = "user"
+    extra = 0
+    can_delete = False
+    fields = ("created_at", "created_by", "reason", "running", "lifted_at", "lifted_by")
+    readonly_fields = fields
+    verbose_name_plural = "suspensions"
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class SuspendedFilter(admin.SimpleListFilter):
+    title = "standing"
+    parameter_name = "suspended"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("yes", "suspended"), ("no", "in good standing")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[User]) -> QuerySet[User]:
+        if self.value() == "yes":
+            return queryset.filter(suspended_at__isnull=False)
+        if self.value() == "no":
+            return queryset.filter(suspended_at__isnull=True)
+        return queryset
+
+
+def account_matches(user: User) -> list[Match]:
+    """The account's matches, most recently updated first: those it sits in or created,
+    and those its suspensions aborted or handed to COMs (it no longer sits in these)."""
+    moderated = [m for s in user.suspensions.all() for m in s.matches]
+    query = Q(pk__in=Seat.objects.filter(user=user).values("match_id")) | Q(created_by=user)
+    if moderated:
+        query |= Q(pk__in=moderated)
+    return list(Match.objects.filter(query).order_by("-updated_at")[:MATCHES_SHOWN])
+
+
+def recent_actions(user: User, matches: list[Match]) -> list[tuple[Match, MatchEvent]]:
+    """The account's last events (actor ``user:<id>``, or ``user:<id>:<seat>`` in a local
+    match) in ``matches``, newest first: one query bounded by those matches' logs."""
+    actor = f"user:{user.pk}"
+    rows = (
+        MatchEvent.objects.filter(match__in=[m.pk for m in matches])
+        .filter(Q(actor=actor) | Q(actor__startswith=f"{actor}:"))
+        .order_by("-created_at", "-seq")[:ACTIONS_SHOWN]
+    )
+    by_id = {m.pk: m for m in matches}
+    return [(by_id[row.match_id], row) for row in rows]
+
+
+def shown_action(match: Match, row: MatchEvent) -> dict[str, Any]:
+    """An event as a spectator sees it (the game's redaction); all of it once the match
+    has ended (what the rules reveal then)."""
+    data: dict[str, Any] = event_json(row, game_of(match), None, match.ended, match)["data"]
+    return data
+
+
+@admin.register(User)
+class AccountAdmin(UserAdmin):
+    list_display = (*UserAdmin.list_display, "suspended_at")
+    list_filter = (*UserAdmin.list_filter, SuspendedFilter)
+    inlines = [SuspensionInline]
+    readonly_fields = ("suspended_at", "matches_list", "actions_list")
+    fieldsets = (
+        *(UserAdmin.fieldsets or ()),
+        ("Moderation", {"fields": ("suspended_at",)}),
+        ("Matches and recent actions", {"fields": ("matches_list", "actions_list")}),
+    )
+    actions = ["suspend_selected", "lift_selected"]
+
+    # --- permission ----------------------------------------------------------------------
+    def has_suspend_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.has_perm(SUSPEND_PERMISSION))
+
+    def _require_suspend(self, request: HttpRequest) -> None:
+        if not self.has_suspend_permission(request):
+            raise PermissionDenied
+
+    # --- the page ------------------------------------------------------------------------
+    def get_urls(self) -> list[Any]:
+        view = self.admin_site.admin_view
+        return [
+            path("suspend/", view(self.suspend_view), name="accounts_user_suspend"),
+            path("<path:object_id>/lift/", view(self.lift_view), name="accounts_user_lift"),
+            *super().get_urls(),
+        ]
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        context = {**(extra_context or {}), "can_suspend": self.has_suspend_permission(request)}
+        return super().change_view(request, object_id, form_url, context)
+
+    def _matches(self, obj: User) -> list[Match]:
+        cached: list[Match] | None = getattr(obj, "_admin_matches", None)
+        if cached is None:
+            cached = account_matches(obj)
+            obj._admin_matches = cached  # type: ignore[attr-defined]
+        return cached
+
+    @admin.display(description="matches")
+    def matches_list(self, obj: User) -> str:
+        if obj.pk is None:
+            return "-"
+        matches = self._matches(obj)
+        if not matches:
+            return "none"
+        rows = format_html_join(
+            "",
+            '<li><a href="{}">{}</a> {} {} ({}), updated {}</li>',
+            (
+                (
+                    reverse("admin:golf_match_change", args=[m.pk]),
+                    m.pk,
+                    m.game,
+                    m.preset,
+                    m.status,
+                    f"{m.updated_at:%Y-%m-%d %H:%M}",
+                )
+                for m in matches
+            ),
+        )
+        return format_html('<ul class="account-matches">{}</ul>', rows)
+
+    @admin.display(description="recent actions")
+    def actions_list(self, obj: User) -> str:
+        if obj.pk is None:
+            return "-"
+        actions = recent_actions(obj, self._matches(obj))
+        if not actions:
+            return "none"
+        rows = format_html_join(
+            "",
+            '<li>{} <a href="{}">{}</a> #{} {}<pre>{}</pre></li>',
+            (
+                (
+                    f"{row.created_at:%Y-%m-%d %H:%M:%S}",
+                    reverse("admin:golf_match_change", args=[match.pk]),
+                    match.pk,
+                    row.seq,
+                    row.type,
+                    json.dumps(shown_action(match, row), indent=1),
+                )
+                for match, row in actions
+            ),
+        )
+        note = "While a match runs, its events are shown as a spectator sees them."
+        return format_html('<ol class="account-actions">{}</ol><p>{}</p>', rows, note)
+
+    # --- suspending ------------------------------------------------------------------------
+    @admin.action(description="Suspend the selected accounts…", permissions=["suspend"])
+    def suspend_selected(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse:
+        ids = ",".join(str(pk) for pk in queryset.values_list("pk", flat=True))
+        return HttpResponseRedirect(f"{reverse('admin:accounts_user_suspend')}?ids={ids}")
+
+    @admin.action(description="Lift the selected accounts' suspensions", permissions=["suspend"])
+    def lift_selected(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
+        for user in queryset.filter(suspended_at__isnull=False):
+            self._lift(request, user)
+
+    def _users(self, request: HttpRequest) -> list[User]:
+        raw = request.POST.get("ids") or request.GET.get("ids") or ""
+        ids = [part for part in raw.split(",") if part.strip().isdigit()]
+        return list(User.objects.filter(pk__in=ids).order_by("pk"))
+
+    def suspend_view(self, request: HttpRequest) -> HttpResponse:
+        """The form of a suspension (a reason, the running matches' fate) for the accounts
+        named by ``ids``; on a valid POST, suspend each of them."""
+        self._require_suspend(request)
+        users = self._users(request)
+        if not users:
+            self.message_user(request, "No account to suspend was named.", messages.WARNING)
+            return HttpResponseRedirect(reverse("admin:accounts_user_changelist"))
+        form = SuspendForm(request.POST if request.method == "POST" else None)
+        if request.method == "POST" and form.is_valid():
+            for user in users:
+                self._suspend(request, user, form.cleaned_data)
+            if len(users) == 1:
+                page = reverse("admin:accounts_user_change", args=[users[0].pk])
+                return HttpResponseRedirect(page)
+            return HttpResponseRedirect(reverse("admin:accounts_user_changelist"))
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Suspend accounts" if len(users) > 1 else f"Suspend {users[0].username}",
+            "opts": self.model._meta,
+            "form": form,
+            "ids": ",".join(str(u.pk) for u in users),
+            "accounts": [
+                {
+                    "user": u,
+                    "refusal": may_suspend(request.user, u)
+                    or ("already suspended" if u.is_suspended else None),
+                    "running": len(running_seats(u)),
+                }
+                for u in users
+            ],
+        }
+        return TemplateResponse(request, "admin/accounts/user/suspend.html", context)
+
+    def _suspend(self, request: HttpRequest, user: User, data: dict[str, Any]) -> None:
+        try:
+            result = account_suspend(
+                user=user, by=request.user, reason=data["reason"], running=data["running"]
+            )
+        except ModerationError as exc:
+            self.message_user(request, f"{user.username}: {exc}", messages.ERROR)
+            return
+        running = RunningMatches(data["running"])
+        done = "aborted" if running == RunningMatches.ABORT else "handed to a normal COM"
+        summary = (
+            f"Suspended; reason: {result.suspension.reason}; running matches: {running.label} "
+            f"({len(result.handled)} {done}, {len(result.skipped)} skipped); "
+            f"{result.tokens_revoked} token(s) revoked"
+        )
+        self.log_change(request, user, summary)
+        self.message_user(request, f"{user.username}: {summary}", messages.SUCCESS)
+        for match_id, why in result.skipped.items():
+            note = f"{user.username}: match {match_id}: {why}"
+            self.message_user(request, note, messages.WARNING)
+
+    # --- lifting ---------------------------------------------------------------------------
+    def lift_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """Lift the account's suspension (POST; the button on its page)."""
+        self._require_suspend(request)
+        if not object_id.isdigit():
+            raise Http404("no such account")
+        user = get_object_or_404(User, pk=object_id)
+        if request.method == "POST":
+            self._lift(request, user)
+        return HttpResponseRedirect(reverse("admin:accounts_user_change", args=[user.pk]))
+
+    def _lift(self, request: HttpRequest, user: User) -> None:
+        try:
+            suspension = account_lift(user=user, by=request.user)
+        except ModerationError as exc:
+            self.message_user(request, f"{user.username}: {exc}", messages.ERROR)
+            return
+        summary = (
+            f"Lifted the suspension of {suspension.created_at:%Y-%m-%d %H:%M} "
+            f"(reason: {suspension.reason}); the account may log in again"
+        )
+        self.log_change(request, user, summary)
+        self.message_user(request, f"{user.username}: {summary}", messages.SUCCESS)

@@ -41,10 +41,22 @@ class User(AbstractUser):
         help_text="the username in canonical form (NFKC, case-folded): unique",
     )
 
+    suspended_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="when the account was suspended; empty: in good standing (see Suspension)",
+    )
+
     objects = UserManager()
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"
+        permissions = [("suspend_user", "Can suspend and lift accounts")]
+
+    @property
+    def is_suspended(self) -> bool:
+        return self.suspended_at is not None
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.username_canonical = canonical_username(self.username)
@@ -59,3 +71,48 @@ class User(AbstractUser):
         taken = User.objects.filter(username_canonical=canonical_username(self.username))
         if taken.exclude(pk=self.pk).exists():
             raise ValidationError({"username": ["this username is taken"]})
+
+
+class RunningMatches(models.TextChoices):
+    """What a suspension does to the account's matches that have not ended."""
+
+    ABORT = "abort", "abort them"
+    COM = "com", "hand its seats to a normal COM"
+
+
+class Suspension(models.Model):
+    """One suspension of an account: who suspended it, when and why, what became of its
+    running matches, and who lifted it. While one is not lifted, ``User.suspended_at``
+    says so (the flag the log-in and token checks read)."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="suspensions")
+    reason = models.TextField(help_text="why, as the operator wrote it (staff only)")
+    running = models.CharField(
+        max_length=8,
+        choices=RunningMatches.choices,
+        help_text="what was done to the account's running matches",
+    )
+    matches = models.JSONField(
+        default=list, help_text="the ids of the running matches it aborted or handed over"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        User, null=True, on_delete=models.SET_NULL, related_name="+", help_text="the operator"
+    )
+    lifted_at = models.DateTimeField(null=True, blank=True)
+    lifted_by = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=Q(lifted_at__isnull=True),
+                name="accounts_one_suspension_in_force",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"suspension of {self.user} on {self.created_at:%Y-%m-%d}"

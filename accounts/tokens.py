@@ -4,12 +4,12 @@ A token request normally costs a query before the view runs (the token and its u
 A view whose work starts with a query anyway (an action: the match row) can have the
 token checked by that query instead: authentication then takes the token's user from a
 small in-process map of recently seen tokens, and the view's statements check the token
-exactly (it still exists, is still that user's, and the user is still active), and the
-action's write is made only while that holds. A revoked token or a deactivated account
-therefore stops working at once, as with the query: the map only saves the query, it
-never vouches for a token. :class:`TokenCheck` carries a token to those statements;
-:func:`check_token` checks one on its own (for answers the view gives before or
-without its query).
+exactly (it still exists, is still that user's, and the user is still active and not
+suspended), and the action's write is made only while that holds. A revoked token, a
+deactivated or a suspended account therefore stops working at once, as with the query:
+the map only saves the query, it never vouches for a token. :class:`TokenCheck` carries
+a token to those statements; :func:`check_token` checks one on its own (for answers the
+view gives before or without its query).
 """
 
 from __future__ import annotations
@@ -40,17 +40,19 @@ class TokenCheck:
 
 def token_sql(key_param: str = "%s", user_param: str = "%s") -> str:
     """An SQL expression, the token's standing: true when the token (``key_param``) exists,
-    is the user's (``user_param``) and the user is active; false when the user is not
-    active; null when there is no such token (revoked). Its parameters come in that order."""
+    is the user's (``user_param``) and the user is active and not suspended; false when the
+    user is not active or is suspended; null when there is no such token (revoked). Its
+    parameters come in that order."""
     user_table = get_user_model()._meta.db_table
     return (
-        f"(SELECT u.is_active FROM {Token._meta.db_table} t JOIN {user_table} u "
+        f"(SELECT u.is_active AND u.suspended_at IS NULL FROM {Token._meta.db_table} t "
+        f"JOIN {user_table} u "
         f"ON u.id = t.user_id WHERE t.key = {key_param} AND t.user_id = {user_param})"
     )
 
 
 INVALID_TOKEN = "Invalid token."  # DRF's words for the same failures
-INACTIVE_USER = "User inactive or deleted."
+INACTIVE_USER = "User inactive or deleted."  # (or suspended: its tokens were deleted then)
 
 
 def token_failure(standing: bool | None) -> str | None:

@@ -1,14 +1,30 @@
 """Token authentication that takes both spellings clients use, and that lets a view check
-the token in a query of its own (accounts/tokens.py)."""
+the token in a query of its own (accounts/tokens.py); session authentication that says
+when a session's account is suspended."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import SESSION_KEY, get_user_model
+from drf_spectacular.authentication import SessionScheme as SpectacularSessionScheme
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
 from accounts.tokens import TokenCheck, check_token, remembered
+
+
+def account_suspended() -> exceptions.APIException:
+    """The answer to a suspended account's log-in and requests (docs/security.md)."""
+    from api.problems import ApiProblem  # (api.problems loads DRF's views, which load us)
+
+    return ApiProblem(
+        403,
+        "account_suspended",
+        "Account suspended",
+        "this account is suspended: it cannot log in or make requests until the operators "
+        "lift the suspension",
+    )
 
 
 class TokenAuthentication(authentication.TokenAuthentication):
@@ -43,6 +59,40 @@ class TokenAuthentication(authentication.TokenAuthentication):
             remembered.put(key, user)
             return user, TokenCheck(key, user.pk, verified=True)
         return self.authenticate_credentials(key)
+
+    def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
+        user, token = super().authenticate_credentials(key)
+        if getattr(user, "suspended_at", None) is not None:  # (its tokens are deleted then)
+            raise account_suspended()
+        return user, token
+
+
+class SessionAuthentication(authentication.SessionAuthentication):
+    """Django's session log-in (with its CSRF check). A suspended account's session no
+    longer loads its user (accounts/backends.py); its requests are then refused with
+    ``account_suspended`` rather than as anonymous. That costs a query only for a session
+    naming an account that did not load."""
+
+    def authenticate(self, request: Any) -> Any:
+        found = super().authenticate(request)
+        if found is None and _session_of_suspended(request._request):
+            raise account_suspended()
+        return found
+
+
+def _session_of_suspended(request: Any) -> bool:
+    user = getattr(request, "user", None)
+    session = getattr(request, "session", None)
+    if user is None or user.is_authenticated or session is None:
+        return False
+    user_id = session.get(SESSION_KEY)
+    if user_id is None:
+        return False
+    users = get_user_model()._default_manager
+    try:
+        return users.filter(pk=user_id, suspended_at__isnull=False, is_active=True).exists()
+    except (ValueError, TypeError):
+        return False
 
 
 class TokenCheckingMixin:
@@ -82,3 +132,9 @@ class TokenScheme(OpenApiAuthenticationExtension):  # type: ignore[misc]
             "description": "the token from POST /api/auth/token, sent as "
             "'Authorization: Bearer <token>' (or 'Token <token>')",
         }
+
+
+class SessionScheme(SpectacularSessionScheme):  # type: ignore[misc]
+    """In the schema, :class:`SessionAuthentication` is Django's session cookie."""
+
+    target_class = "api.authentication.SessionAuthentication"

@@ -28,11 +28,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import guard
+from accounts.backends import refused_as_suspended
 from accounts.models import canonical_username
 from accounts.tokens import TokenCheck, remembered
 from api import push
 from api import serializers as s
-from api.authentication import TokenCheckingMixin
+from api.authentication import TokenCheckingMixin, account_suspended
 from api.openapi import RULE_SHORTCUTS
 from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem
 from cards.protocol import Game
@@ -117,7 +118,8 @@ def problems(*codes: int) -> dict[tuple[int, str], OpenApiResponse]:
     described = {
         400: "malformed request or invalid fields (validation_error, malformed_action, ...)",
         401: "not authenticated",
-        403: "not allowed (not_a_participant, permission_denied)",
+        403: "not allowed (not_a_participant, permission_denied), or the account is "
+        "suspended (account_suspended)",
         404: "unknown match (match_not_found)",
         409: "conflict (version_conflict, idempotency_key_reused, match_not_active, "
         "too_many_matches, ...)",
@@ -131,7 +133,8 @@ def problems(*codes: int) -> dict[tuple[int, str], OpenApiResponse]:
     }
     return {
         (c, PROBLEM_CONTENT_TYPE): OpenApiResponse(s.ProblemSerializer, description=described[c])
-        for c in sorted({*codes, 414, 431, 503})
+        # an authenticated operation answers a suspended account 403 (account_suspended)
+        for c in sorted({*codes, *((403,) if 401 in codes else ()), 414, 431, 503})
     }
 
 
@@ -191,11 +194,12 @@ class TokenView(APIView):
         tags=["accounts"],
         summary="Obtain a token",
         request=s.CredentialsSerializer,
-        responses={200: s.TokenSerializer, **problems(400, 401, 429)},
+        responses={200: s.TokenSerializer, **problems(400, 401, 403, 429)},
         description=(
             "Failed log-ins are counted per account and per address; past a few, each further "
             "attempt must wait a delay that doubles every time (429 `login_locked` with "
-            "`Retry-After`), the right password included."
+            "`Retry-After`), the right password included. A suspended account's right "
+            "password is refused with 403 `account_suspended`."
         ),
         auth=[],
     )
@@ -206,6 +210,8 @@ class TokenView(APIView):
         user = authenticate(
             request._request, username=username, password=data.validated_data["password"]
         )
+        if user is None and refused_as_suspended(request._request):
+            raise account_suspended()
         if user is None and (wait := guard.wait_seconds(username, guard.client_address(request))):
             raise ApiProblem(
                 429,

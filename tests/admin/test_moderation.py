@@ -118,3 +118,243 @@ def test_a_local_match_can_be_handed_to_coms_seat_by_seat(
     # then the COMs play it out
     match.refresh_from_db()
     assert match.seat_users == [None, None] and match.status == MatchStatus.FINISHED
+
+
+# --- suspending and lifting from the admin ---------------------------------------------------
+SUSPEND = "admin:accounts_user_suspend"
+PASSWORDS = {"alice": "pw-alice-123", "bob": "pw-bob-123"}
+
+
+def grant(user, *codenames):
+    from django.contrib.auth.models import Permission
+
+    user.user_permissions.add(*Permission.objects.filter(codename__in=codenames))
+
+
+@pytest.fixture
+def moderator(operator):
+    """Staff who may see and change accounts, and suspend them."""
+    grant(operator, "view_user", "change_user", "suspend_user")
+    return operator
+
+
+@pytest.fixture
+def clerk(django_user_model):
+    """Staff who may see and change accounts, but not suspend them."""
+    user = django_user_model.objects.create_user("carl", password="pw-carl-123", is_staff=True)
+    grant(user, "view_user", "change_user")
+    return user
+
+
+def api_client(token=None):
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    if token is not None:
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    return client
+
+
+def login(username):
+    return api_client().post(
+        "/api/auth/token", {"username": username, "password": PASSWORDS[username]}, format="json"
+    )
+
+
+def assert_problem(response, status, code):
+    assert response.status_code == status, response.content
+    assert response["Content-Type"].startswith("application/problem+json")
+    body = response.json()
+    assert body["code"] == code and body["status"] == status and body["detail"]
+
+
+def suspend(client, user, running, reason="cheating with a second account"):
+    from django.urls import reverse
+
+    return client.post(
+        reverse(SUSPEND), {"ids": str(user.pk), "reason": reason, "running": running}
+    )
+
+
+def test_a_suspension_revokes_tokens_refuses_log_ins_and_aborts_matches(
+    client, duel, alice, bob, moderator
+):
+    from django.contrib.admin.models import LogEntry
+    from django.test import Client
+    from rest_framework.authtoken.models import Token
+
+    # given bob logged in twice: a token, and a session
+    token = login("bob").json()["token"]
+    assert api_client(token).get("/api/me").status_code == 200
+    session = Client()
+    session.force_login(bob)
+    assert session.get("/api/me").status_code == 200
+    client.force_login(moderator)
+    # when the moderator suspends him, aborting his running matches
+    response = suspend(client, bob, "abort")
+    # then
+    assert response.status_code == 302
+    bob.refresh_from_db()
+    assert bob.suspended_at is not None and not Token.objects.filter(user=bob).exists()
+    assert_problem(api_client(token).get("/api/me"), 401, "authentication_failed")  # revoked
+    assert_problem(login("bob"), 403, "account_suspended")
+    assert_problem(session.get("/api/me"), 403, "account_suspended")
+    duel.refresh_from_db()
+    assert duel.status == MatchStatus.ABORTED
+    last = MatchEvent.objects.filter(match=duel).order_by("-seq").first()
+    assert last.type == "match_aborted" and last.actor == f"staff:{moderator.pk}"
+    assert "cheating" not in str(last.payload)  # the reason stays with the staff
+    entry = LogEntry.objects.get(object_id=str(bob.pk))
+    assert entry.user == moderator and entry.is_change()
+    assert "Suspended; reason: cheating with a second account" in entry.change_message
+    assert "1 aborted" in entry.change_message
+    # and a wrong password is still just a wrong password: nothing said about the account
+    wrong = api_client().post(
+        "/api/auth/token", {"username": "bob", "password": "not-his"}, format="json"
+    )
+    assert_problem(wrong, 401, "invalid_credentials")
+
+
+def test_a_token_a_suspended_account_still_holds_is_refused(bob, moderator):
+    from rest_framework.authtoken.models import Token
+
+    from accounts.moderation import account_suspend
+
+    account_suspend(user=bob, by=moderator, reason="spam", running="abort")
+    token = Token.objects.create(user=bob)  # (say, made by a log-in racing the suspension)
+    assert_problem(api_client(token.key).get("/api/me"), 403, "account_suspended")
+    assert_problem(api_client(token.key).get("/api/matches"), 403, "account_suspended")
+
+
+def test_a_suspended_players_seat_goes_to_a_com_that_plays_on(
+    client, duel, alice, bob, moderator, django_capture_on_commit_callbacks
+):
+    # given a duel where both players are to reveal
+    client.force_login(moderator)
+    # when bob is suspended, his seats handed to a COM
+    with django_capture_on_commit_callbacks(execute=True):
+        response = suspend(client, bob, "com")
+    assert response.status_code == 302
+    # then the COM took his seat and played his turn; alice plays on against it to the end
+    duel.refresh_from_db()
+    assert duel.status == MatchStatus.ACTIVE and duel.seat_users == [alice.pk, None]
+    assert MatchEvent.objects.filter(match=duel, actor="com:normal:1").exists()
+    play_out(duel, alice, django_capture_on_commit_callbacks)
+    for _ in range(100):
+        duel.refresh_from_db()
+        if duel.ended:
+            break
+        assert 1 not in duel.seats_to_act
+        play_out(duel, alice, django_capture_on_commit_callbacks)
+    assert duel.status == MatchStatus.FINISHED
+    # and his page still lists the match (his suspension handed it over)
+    page = client.get(f"/admin/accounts/user/{bob.pk}/change/").content.decode()
+    assert str(duel.id) in page and "Lift the suspension" in page
+
+
+def test_lifting_a_suspension_lets_the_account_log_in_again(client, bob, moderator):
+    from django.contrib.admin.models import LogEntry
+    from django.urls import reverse
+
+    old = login("bob").json()["token"]
+    client.force_login(moderator)
+    suspend(client, bob, "abort", reason="a mistaken report")
+    assert_problem(login("bob"), 403, "account_suspended")
+    # when
+    response = client.post(reverse("admin:accounts_user_lift", args=[bob.pk]))
+    # then
+    assert response.status_code == 302
+    fresh = login("bob")
+    assert fresh.status_code == 200 and fresh.json()["token"] != old
+    assert api_client(fresh.json()["token"]).get("/api/me").json()["username"] == "bob"
+    assert_problem(api_client(old).get("/api/me"), 401, "authentication_failed")  # still revoked
+    entries = LogEntry.objects.filter(object_id=str(bob.pk)).order_by("action_time")
+    assert [e.user for e in entries] == [moderator, moderator]
+    assert "Lifted the suspension" in entries[1].change_message
+    assert "a mistaken report" in entries[1].change_message
+    bob.refresh_from_db()
+    assert bob.suspended_at is None and bob.suspensions.get().lifted_by == moderator
+
+
+def test_the_changelist_actions_suspend_and_lift(client, alice, bob, moderator):
+    from django.urls import reverse
+
+    client.force_login(moderator)
+    account = client.get(reverse("admin:accounts_user_change", args=[bob.pk])).content.decode()
+    assert f"{reverse(SUSPEND)}?ids={bob.pk}" in account and "Suspend…" in account
+    changelist = reverse("admin:accounts_user_changelist")
+    page = client.get(changelist).content.decode()
+    assert "suspend_selected" in page and "lift_selected" in page
+    chosen = {"action": "suspend_selected", "_selected_action": [alice.pk, bob.pk]}
+    form = client.post(changelist, chosen, follow=True)
+    assert form.status_code == 200 and 'id="suspend-form"' in form.content.decode()
+    ids = f"{alice.pk},{bob.pk}"
+    client.post(reverse(SUSPEND), {"ids": ids, "reason": "a ring", "running": "com"})
+    assert all(u.suspended_at for u in type(alice).objects.filter(pk__in=[alice.pk, bob.pk]))
+    client.post(changelist, {**chosen, "action": "lift_selected"})
+    assert not type(alice).objects.filter(suspended_at__isnull=False).exists()
+
+
+def test_a_reason_is_required_and_nobody_suspends_themselves(client, bob, moderator):
+    from django.urls import reverse
+
+    client.force_login(moderator)
+    answer = client.post(reverse(SUSPEND), {"ids": str(bob.pk), "reason": "", "running": "com"})
+    assert answer.status_code == 200 and "This field is required" in answer.content.decode()
+    suspend(client, moderator, "abort")
+    for user in (bob, moderator):
+        user.refresh_from_db()
+        assert user.suspended_at is None
+
+
+def test_staff_without_the_permission_neither_see_nor_use_it(client, bob, clerk):
+    from django.urls import reverse
+
+    from accounts.moderation import account_suspend
+
+    client.force_login(clerk)
+    page = client.get(reverse("admin:accounts_user_change", args=[bob.pk]))
+    body = page.content.decode()
+    assert page.status_code == 200 and reverse(SUSPEND) not in body and "Suspend…" not in body
+    changelist = client.get(reverse("admin:accounts_user_changelist")).content.decode()
+    assert "suspend_selected" not in changelist and "lift_selected" not in changelist
+    assert client.get(reverse(SUSPEND), {"ids": str(bob.pk)}).status_code == 403
+    assert suspend(client, bob, "abort").status_code == 403
+    bob.refresh_from_db()
+    assert bob.suspended_at is None
+    # nor lift one
+    superuser = type(bob).objects.create_superuser("root", password="pw-root-123")
+    account_suspend(user=bob, by=superuser, reason="spam", running="abort")
+    assert client.post(reverse("admin:accounts_user_lift", args=[bob.pk])).status_code == 403
+    lift = {"action": "lift_selected", "_selected_action": [bob.pk]}
+    client.post(reverse("admin:accounts_user_changelist"), lift)
+    bob.refresh_from_db()
+    assert bob.suspended_at is not None
+
+
+# --- an account's matches and recent actions --------------------------------------------------
+def test_an_accounts_page_lists_its_matches_and_actions_without_hidden_cards(
+    client, duel, alice, moderator, django_capture_on_commit_callbacks
+):
+    from django.urls import reverse
+
+    # given alice's draw from the stock: a card only she may see yet
+    with django_capture_on_commit_callbacks(execute=True):
+        for pos in (0, 1):
+            match_act(match_id=duel.id, user=alice, action={"type": "reveal", "position": pos})
+    client.force_login(moderator)
+    # when
+    page = client.get(reverse("admin:accounts_user_change", args=[alice.pk])).content.decode()
+    # then her match is linked, her actions listed newest first
+    assert reverse("admin:golf_match_change", args=[duel.id]) in page
+    actions = page[page.index('class="account-actions"') :]
+    shown = [t for t in ("card_revealed", "hole_dealt", "match_started") if t in actions]
+    assert shown == ["card_revealed", "hole_dealt", "match_started"]
+    assert actions.index("card_revealed") < actions.index("hole_dealt")
+    # and the deal she caused is shown as a spectator sees it: no face-down card, no stock
+    dealt = MatchEvent.objects.get(match=duel, type="hole_dealt").payload
+    revealed = {
+        e.payload["card"] for e in MatchEvent.objects.filter(match=duel, type="card_revealed")
+    }
+    hidden = {c for grid in dealt["grids"] for c in grid} - revealed | set(dealt["stock"])
+    assert hidden and not [c for c in hidden if f"&quot;{c}&quot;" in actions]

@@ -1,0 +1,129 @@
+"""Moderation of accounts: suspending one (and what becomes of its running matches) and
+lifting a suspension. Operators do it from the admin (accounts/admin.py).
+
+A suspension revokes every token of the account at once (they are deleted: a request
+with one is refused like any unknown token, 401), and until it is lifted the account's
+log-ins, its sessions and any token it might still get are refused with the problem code
+``account_suspended`` (403). Lifting it lets the account log in again; its old tokens
+stay revoked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+
+from accounts.models import RunningMatches, Suspension, User
+from accounts.tokens import remembered
+from matches import errors as match_errors
+from matches.models import ENDED_STATUSES, Seat
+from matches.services import match_abort, seat_to_com
+
+ABORT_REASON = "aborted by staff"  # in the match log, which players read: never the reason
+
+
+class ModerationError(Exception):
+    """The suspension or the lift cannot be made (a message for the operator)."""
+
+
+@dataclass
+class SuspendResult:
+    suspension: Suspension
+    tokens_revoked: int
+    handled: list[str] = field(default_factory=list)  # match ids aborted or handed over
+    skipped: dict[str, str] = field(default_factory=dict)  # match id -> why not
+
+
+def may_suspend(operator: Any, user: User) -> str | None:
+    """Why ``operator`` may not suspend ``user``; ``None``: they may."""
+    if not operator.has_perm("accounts.suspend_user"):
+        return "you may not suspend accounts"
+    if operator.pk == user.pk:
+        return "you cannot suspend your own account"
+    if user.is_superuser and not operator.is_superuser:
+        return "only a superuser may suspend a superuser"
+    return None
+
+
+def running_seats(user: User) -> dict[str, list[int]]:
+    """The account's seats in matches that have not ended: match id -> seat indexes."""
+    seats = (
+        Seat.objects.filter(user=user)
+        .exclude(match__status__in=ENDED_STATUSES)
+        .order_by("match_id", "index")
+        .values_list("match_id", "index")
+    )
+    found: dict[str, list[int]] = {}
+    for match_id, index in seats:
+        found.setdefault(str(match_id), []).append(index)
+    return found
+
+
+def account_suspend(
+    *, user: User, by: AbstractBaseUser, reason: str, running: str
+) -> SuspendResult:
+    """Suspend ``user``: record it, revoke its tokens, then deal with its running matches
+    as ``running`` says (:class:`~accounts.models.RunningMatches`), each match in its own
+    transaction under its row lock. A match that ended meanwhile is skipped (and said)."""
+    reason = reason.strip()
+    if not reason:
+        raise ModerationError("a suspension needs a reason")
+    if running not in RunningMatches.values:
+        raise ModerationError(f"running matches: one of {list(RunningMatches.values)}")
+    refusal = may_suspend(by, user)
+    if refusal:
+        raise ModerationError(refusal)
+    with transaction.atomic():
+        locked = User.objects.select_for_update().get(pk=user.pk)
+        if locked.suspended_at is not None:
+            raise ModerationError(f"{locked.username} is already suspended")
+        now = timezone.now()
+        locked.suspended_at = now
+        locked.save(update_fields=["suspended_at"])
+        suspension = Suspension.objects.create(
+            user=locked, reason=reason, running=running, created_by=by
+        )
+        tokens = Token.objects.filter(user=locked)
+        keys = list(tokens.values_list("key", flat=True))
+        tokens.delete()
+    for key in keys:
+        remembered.forget(key)
+    user.suspended_at = now
+    result = SuspendResult(suspension, len(keys))
+    for match_id, seats in running_seats(locked).items():
+        try:
+            if running == RunningMatches.ABORT:
+                match_abort(match_id=match_id, user=by, reason=ABORT_REASON)
+            else:
+                with transaction.atomic():  # one match: its seats handed over together
+                    for seat in seats:
+                        seat_to_com(match_id=match_id, seat=seat, level="normal", by=by)
+        except match_errors.ServiceError as exc:
+            result.skipped[match_id] = exc.detail
+        else:
+            result.handled.append(match_id)
+    Suspension.objects.filter(pk=suspension.pk).update(matches=result.handled)
+    suspension.matches = result.handled
+    return result
+
+
+@transaction.atomic
+def account_lift(*, user: User, by: AbstractBaseUser) -> Suspension:
+    """Lift ``user``'s suspension: it may log in again (its old tokens stay revoked)."""
+    if not by.has_perm("accounts.suspend_user"):
+        raise ModerationError("you may not lift suspensions")
+    locked = User.objects.select_for_update().get(pk=user.pk)
+    suspension = Suspension.objects.filter(user=locked, lifted_at__isnull=True).first()
+    if locked.suspended_at is None or suspension is None:
+        raise ModerationError(f"{locked.username} is not suspended")
+    suspension.lifted_at, suspension.lifted_by = timezone.now(), by
+    suspension.save(update_fields=["lifted_at", "lifted_by"])
+    locked.suspended_at = None
+    locked.save(update_fields=["suspended_at"])
+    user.suspended_at = None
+    return suspension
