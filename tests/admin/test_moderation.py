@@ -358,3 +358,33 @@ def test_an_accounts_page_lists_its_matches_and_actions_without_hidden_cards(
     }
     hidden = {c for grid in dealt["grids"] for c in grid} - revealed | set(dealt["stock"])
     assert hidden and not [c for c in hidden if f"&quot;{c}&quot;" in actions]
+
+
+def test_the_actions_token_check_refuses_a_suspended_accounts_token_at_once(duel, bob, moderator):
+    from rest_framework.authtoken.models import Token
+
+    from accounts.moderation import account_suspend
+    from accounts.tokens import remembered
+
+    # given bob's token, remembered by a web process after an action of his
+    token = Token.objects.create(user=bob)
+    reveal = {"type": "reveal", "position": 0}
+    acted = api_client(token.key).post(f"/api/matches/{duel.id}/actions", reveal, format="json")
+    assert acted.status_code == 200, acted.content
+    user_as_seen = remembered.get(token.key)
+    assert user_as_seen is not None
+    # when bob is suspended (this process forgets the token; another one would not have)
+    account_suspend(user=bob, by=moderator, reason="spam", running="com")
+    before = MatchEvent.objects.filter(match=duel).count()
+    reveal = {"type": "reveal", "position": 1}
+    for key_exists in (False, True):  # deleted; or there again (then: a suspended account's)
+        if key_exists:
+            Token.objects.create(user=bob, key=token.key)
+        remembered.put(token.key, user_as_seen)
+        answer = api_client(token.key).post(
+            f"/api/matches/{duel.id}/actions", reveal, format="json"
+        )
+        # then it is refused by the action's own statement, and nothing is written
+        assert_problem(answer, 401, "authentication_failed")
+    assert MatchEvent.objects.filter(match=duel).count() == before
+    remembered.forget(token.key)
