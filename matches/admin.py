@@ -1,4 +1,13 @@
-"""Admin for operators: browse and audit matches. Events can be read, never edited."""
+"""Admin for operators: browse and audit matches. Events can be read, never edited.
+
+Hidden information stays hidden here as everywhere: while a match runs, staff (superusers
+included) see the spectator's view and redacted events. Once it has ended, the page shows
+the spectator's view of the end (everything the rules reveal); the whole state and the
+events as stored are shown only to staff holding ``golf.view_match_audit`` who open the
+post-match audit explicitly (``?audit=1``). Verify, abort and the audit each need their own
+permission (``golf.verify_match``, ``golf.abort_match``, ``golf.view_match_audit``): staff
+without it do not see the button or action, and a direct request gets 403.
+"""
 
 from __future__ import annotations
 
@@ -6,18 +15,45 @@ import json
 from typing import Any
 
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
+from django.template.loader import select_template
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
 from matches import errors
 from matches.models import Match, MatchEvent, Seat
+from matches.selectors import audit_record, events_of_seat
 from matches.services import match_abort
-from matches.store import game_of, state_at, to_event
-from matches.verify import verify_match
+from matches.store import game_of, load_events, state_at, to_event
+from matches.verify import Report, verify_match
+
+# The event log beside the board shows at most this many events, the last up to the version.
+EVENT_LOG_LIMIT = 200
+AUDIT_PERMISSION = "golf.view_match_audit"
+
+
+def wants_audit(request: HttpRequest) -> bool:
+    """Whether the request explicitly asks for the post-match audit (``?audit=1``)."""
+    return request.GET.get("audit") == "1"
+
+
+def may_audit(request: HttpRequest, match: Match) -> bool:
+    """The whole state and stored payloads: only once the match has ended, only to staff
+    holding the audit permission, and only when asked for explicitly."""
+    return match.ended and request.user.has_perm(AUDIT_PERMISSION) and wants_audit(request)
+
+
+def shown_payload(row: MatchEvent, match: Match, *, whole: bool) -> dict[str, Any]:
+    """An event's payload as the admin may show it: redacted for a spectator (with what the
+    rules reveal once the match has ended), or as stored when ``whole`` (the audit)."""
+    if whole:
+        return dict(row.payload)
+    game = game_of(match)
+    return game.redact(to_event(row, game), None, match_ended=match.ended)
 
 
 class ReadOnlyMixin:
@@ -81,6 +117,15 @@ class MatchAdmin(ReadOnlyMixin, admin.ModelAdmin):
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return bool(request.user.is_active and request.user.is_staff)
 
+    def has_verify_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("golf.verify_match")
+
+    def has_abort_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("golf.abort_match")
+
+    def has_audit_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm(AUDIT_PERMISSION)
+
     @admin.display(description="rules")
     def rules_pretty(self, obj: Match) -> str:
         return format_html("<pre>{}</pre>", json.dumps(obj.rules, indent=2))
@@ -94,19 +139,45 @@ class MatchAdmin(ReadOnlyMixin, admin.ModelAdmin):
         )
 
     def get_urls(self):  # type: ignore[no-untyped-def]
+        view = self.admin_site.admin_view
         extra = [
+            path("<uuid:match_id>/state/", view(self.state_view), name="golf_match_state"),
+            path("<uuid:match_id>/verify/", view(self.verify_view), name="golf_match_verify"),
             path(
-                "<uuid:match_id>/state/",
-                self.admin_site.admin_view(self.state_view),
-                name="golf_match_state",
-            )
+                "<uuid:match_id>/audit/download/",
+                view(self.audit_download),
+                name="golf_match_audit_download",
+            ),
         ]
         return extra + super().get_urls()
 
-    def state_view(self, request: HttpRequest, match_id: str) -> HttpResponse:
-        """The match as of version N: the spectator view while it runs, the whole state
-        once it has ended (as the game shapes them)."""
+    def changelist_view(self, request: HttpRequest, extra_context: Any = None) -> HttpResponse:
+        # Django drops an action the user may not run from the list and answers "no action
+        # selected"; a request naming one anyway is refused outright.
+        action = request.POST.get("action") if request.method == "POST" else None
+        if action in self.actions and action not in self.get_actions(request):
+            raise PermissionDenied(f"you may not run {action}")
+        return super().changelist_view(request, extra_context)
+
+    def state_view(
+        self, request: HttpRequest, match_id: str, report: Report | None = None
+    ) -> HttpResponse:
+        """The match as of version N, drawn by the game's board template, with the events up
+        to N beside it: the spectator's view (and redacted events) while it runs and after;
+        the whole state and stored events in the post-match audit alone."""
         match = get_object_or_404(Match, pk=match_id)
+        if not self.has_view_permission(request, match):
+            raise PermissionDenied
+        audit = wants_audit(request)
+        if audit and not self.has_audit_permission(request):
+            raise PermissionDenied("the post-match audit needs golf.view_match_audit")
+        if audit and not match.ended:
+            return TemplateResponse(
+                request,
+                "admin/golf/match/audit_refused.html",
+                {**self._context(request, match), "title": f"Match {match.id}: no audit yet"},
+                status=409,
+            )
         try:
             version = int(request.GET.get("version", match.version))
         except ValueError:
@@ -114,27 +185,96 @@ class MatchAdmin(ReadOnlyMixin, admin.ModelAdmin):
         version = max(1, min(version, match.version))
         game = game_of(match)
         state = state_at(match, version)
-        shown = game.state_to_json(state) if match.ended else game.view(state, None)
+        view = game.view(state, None)
+        rows = load_events(match, after=max(0, version - EVENT_LOG_LIMIT), upto=version)
+        events = [
+            {
+                "row": row,
+                "data": json.dumps(shown_payload(row, match, whole=audit), separators=(", ", ": ")),
+            }
+            for row in rows
+        ]
+        board = select_template(
+            [f"admin/golf/match/board_{match.game}.html", "admin/golf/match/board_any.html"]
+        )
         context = {
-            **self.admin_site.each_context(request),
+            **self._context(request, match),
             "title": f"Match {match.id} at version {version}",
-            "match": match,
             "version": version,
+            "previous": version - 1 if version > 1 else None,
+            "next": version + 1 if version < match.version else None,
             "round_name": game.info.round_name,
             "summary": game.summary(state),
-            "shown": json.dumps(shown, indent=2),
-            "opts": self.model._meta,
+            "view": view,
+            "view_json": json.dumps(view, indent=2),
+            "seats": by_seat(view, _seat_names(match, len(game.players(state)))),
+            "board_template": board.template.name,
+            "events": events,
+            "events_from": rows[0].seq if rows else 0,
+            "audit": audit,
+            "whole_state": json.dumps(game.state_to_json(state), indent=2) if audit else None,
+            "report": report,
         }
         return TemplateResponse(request, "admin/golf/match/state.html", context)
 
-    @admin.action(description="Verify the selected matches' logs")
+    def _context(self, request: HttpRequest, match: Match) -> dict[str, Any]:
+        return {
+            **self.admin_site.each_context(request),
+            "match": match,
+            "opts": self.model._meta,
+            "can_verify": self.has_verify_permission(request),
+            "can_audit": self.has_audit_permission(request),
+        }
+
+    def verify_view(self, request: HttpRequest, match_id: str) -> HttpResponse:
+        """Runs :func:`matches.verify.verify_match` and shows its report on the match page."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        if not self.has_verify_permission(request):
+            raise PermissionDenied("verifying needs golf.verify_match")
+        match = get_object_or_404(Match, pk=match_id)
+        report = self._verify(request, match)
+        return self.state_view(request, match_id, report=report)
+
+    def audit_download(self, request: HttpRequest, match_id: str) -> HttpResponse:
+        """The audit export of an ended match: the record of ``GET /api/matches/{id}/audit``
+        as a JSON file, or (``?format=ndjson``) its events one a line as the API's export
+        writes them."""
+        if not self.has_audit_permission(request):
+            raise PermissionDenied("the audit export needs golf.view_match_audit")
+        match = get_object_or_404(Match, pk=match_id)
+        try:
+            record = audit_record(match)
+        except errors.MatchNotEnded as exc:
+            return HttpResponse(exc.detail, status=409, content_type="text/plain")
+        if request.GET.get("format") == "ndjson":
+            events = events_of_seat(match, None, limit=10**9)
+            lines = (json.dumps(e, separators=(",", ":")) + "\n" for e in events)
+            response: HttpResponse | StreamingHttpResponse = StreamingHttpResponse(
+                lines, content_type="application/x-ndjson"
+            )
+            name = f"match-{match.id}.ndjson"
+        else:
+            response = HttpResponse(json.dumps(record, indent=2), content_type="application/json")
+            name = f"match-{match.id}-audit.json"
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response  # type: ignore[return-value]
+
+    def _verify(self, request: HttpRequest, match: Match) -> Report:
+        report = verify_match(match)
+        self.log_change(request, match, f"Verified the log: {report.lines()[0]}")
+        return report
+
+    @admin.action(description="Verify the selected matches' logs", permissions=["verify"])
     def verify_selected(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
         for match in queryset:
-            report = verify_match(match)
+            report = self._verify(request, match)
             level = messages.SUCCESS if report.ok else messages.ERROR
             self.message_user(request, " ".join(report.lines()), level)
 
-    @admin.action(description="Abort the selected matches (reveals their seeds)")
+    @admin.action(
+        description="Abort the selected matches (reveals their seeds)", permissions=["abort"]
+    )
     def abort_selected(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
         for match in queryset:
             try:
@@ -142,7 +282,38 @@ class MatchAdmin(ReadOnlyMixin, admin.ModelAdmin):
             except errors.ServiceError as exc:
                 self.message_user(request, f"{match.pk}: {exc.detail}", messages.WARNING)
             else:
+                self.log_change(request, match, "Aborted the match (aborted in admin)")
                 self.message_user(request, f"{match.pk}: aborted", messages.SUCCESS)
+
+
+def by_seat(view: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
+    """The view turned by seat, for the board templates (which cannot index a list): each
+    seat's ``name`` and ``index``, and every list of the view with one entry per seat (the
+    view's ``grids[2]`` is ``seats[2].grids``). A list that only happens to be as long as
+    the seats come along too; the templates use the keys their game's view documents.
+
+    >>> by_seat({"totals": [3, 5], "phase": "draw"}, ["0: ann", "1: bo"])[1]
+    {'index': 1, 'name': '1: bo', 'totals': 5}
+    """
+    lists = {k: v for k, v in view.items() if isinstance(v, list) and len(v) == len(names)}
+    return [
+        {"index": i, "name": name, **{k: v[i] for k, v in lists.items()}}
+        for i, name in enumerate(names)
+    ]
+
+
+def _seat_names(match: Match, count: int) -> list[str]:
+    """Each seat's label: its player's name, a COM's level, or open."""
+    names = [f"seat {i}" for i in range(count)]
+    for seat in match.seats.select_related("user"):
+        if seat.index < count:
+            who = (
+                seat.user.get_username()
+                if seat.user_id
+                else (f"COM {seat.com_level}" if seat.com_level else seat.kind)
+            )
+            names[seat.index] = f"{seat.index}: {who}"
+    return names
 
 
 @admin.register(MatchEvent)
@@ -151,22 +322,31 @@ class MatchEventAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_filter = ("type",)
     search_fields = ("=match__id",)
     fields = ("match", "seq", "type", "version", "actor", "created_at", "hash", "payload_pretty")
-    readonly_fields = fields
+    readonly_fields = (*fields, "payload_whole")
     list_select_related = ("match",)
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return bool(request.user.is_active and request.user.is_staff)
 
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        """The stored payload only in the post-match audit (ended, permitted, asked for)."""
+        if obj is not None and may_audit(request, obj.match):
+            return (*self.fields[:-1], "payload_whole")
+        return self.fields
+
     @admin.display(description="payload")
     def payload_pretty(self, obj: MatchEvent) -> str:
-        """The whole payload once the match has ended; before, what a spectator may see
-        (no seed, no stock order, no face-down card): staff see no more than players."""
-        if obj.match.ended:
-            return format_html("<pre>{}</pre>", json.dumps(obj.payload, indent=2))
-        game = game_of(obj.match)
-        shown = game.redact(to_event(obj, game), None, match_ended=False)
-        return format_html(
-            "<pre>{}</pre><p>{}</p>",
-            json.dumps(shown, indent=2),
-            "Hidden information is shown once the match has ended.",
+        """What a spectator may see (no seed, no stock order, no face-down card while the
+        match runs; what the rules reveal once it has ended): staff see no more than
+        players unless they open the post-match audit."""
+        shown = shown_payload(obj, obj.match, whole=False)
+        note = (
+            "As a spectator sees it. The payload as stored: the post-match audit (?audit=1)."
+            if obj.match.ended
+            else "Hidden information is shown once the match has ended."
         )
+        return format_html("<pre>{}</pre><p>{}</p>", json.dumps(shown, indent=2), note)
+
+    @admin.display(description="payload (post-match audit: as stored)")
+    def payload_whole(self, obj: MatchEvent) -> str:
+        return format_html("<pre>{}</pre>", json.dumps(obj.payload, indent=2))

@@ -1,0 +1,278 @@
+"""The admin's match page: every game drawn as a board at any version, the events beside it,
+verification and the audit export, hidden cards hidden from every account until the end,
+and each operator action behind its own permission."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+from django.contrib.admin.models import LogEntry
+from django.contrib.auth.models import Permission
+from django.test import Client
+from django.urls import reverse
+
+from games import get_game
+from matches.models import Match, MatchEvent, MatchStatus
+from matches.selectors import audit_record, match_view
+from matches.services import match_abort, match_act, match_create, match_join
+from matches.store import state_at
+
+pytestmark = pytest.mark.django_db
+
+CARD = re.compile(r"\b(?:[2-9TJQKA][SHDC]|X[RB])\b")
+SHOWN_CARD = re.compile(r'data-card="([^"]+)"')
+# game, preset, seats, moves played before the page is read (all within the first round)
+GAMES = [
+    ("golf", "six-card", 2, 14),
+    ("hearts", "hearts-classic", 4, 12),
+    ("ninety-nine", None, 3, 9),
+]
+
+
+@pytest.fixture
+def players(django_user_model):
+    return [
+        django_user_model.objects.create_user(f"player{i}", password="pw-player-123")
+        for i in range(5)
+    ]
+
+
+def staff_with(django_user_model, name: str, *codenames: str) -> Client:
+    user = django_user_model.objects.create_user(name, password="pw-staff-123", is_staff=True)
+    for codename in codenames:
+        user.user_permissions.add(
+            Permission.objects.get(content_type__app_label="golf", codename=codename)
+        )
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def staff(django_user_model) -> Client:
+    return staff_with(django_user_model, "sam")
+
+
+def played(players, game: str, preset: str | None, seats: int, moves: int, seed: int = 7) -> Match:
+    """A match of humans only, ``moves`` legal moves in (each a seat's random legal action)."""
+    match = match_create(
+        creator=players[0],
+        game=game,
+        preset=preset,
+        seats=[{"type": "me"}] + [{"type": "open"}] * (seats - 1),
+        hints=False,
+    )
+    for user in players[1:seats]:
+        match_join(match_id=match.id, user=user)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        match.refresh_from_db()
+        seat = match.seats_to_act[0]
+        user = players[seat]
+        action = rng.choice(match_view(match, user)["legal_actions"])
+        match_act(match_id=match.id, user=user, action=action)
+    match.refresh_from_db()
+    return match
+
+
+def end(match: Match, django_user_model) -> None:
+    """Ends ``match``: aborted by staff (which reveals the seed, as any end does)."""
+    ops = django_user_model.objects.create_user("ops", password="pw-ops-12345", is_staff=True)
+    match_abort(match_id=match.id, user=ops, reason="test over")
+    match.refresh_from_db()
+    assert match.ended
+
+
+def page(client: Client, match: Match, **params: object):
+    return client.get(reverse("admin:golf_match_state", args=[match.id]), params)
+
+
+def cards_in(data: object) -> set[str]:
+    return set(CARD.findall(json.dumps(data)))
+
+
+def hidden_at(match: Match, version: int) -> set[str]:
+    """The cards of the whole state at ``version`` that the spectator's view does not show."""
+    game = get_game(match.game)
+    state = state_at(match, version)
+    return cards_in(game.state_to_json(state)) - cards_in(game.view(state, None))
+
+
+@pytest.mark.parametrize(("game", "preset", "seats", "moves"), GAMES)
+def test_each_game_is_drawn_as_a_board_at_a_past_version(
+    admin_client, players, game, preset, seats, moves
+):
+    match = played(players, game, preset, seats, moves)
+    version = match.version - 3
+    response = page(admin_client, match, version=version)
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert f'data-version="{version}"' in body and f'value="{version}"' in body
+    assert 'type="range"' in body and 'rel="prev"' in body and 'rel="next"' in body
+    view = get_game(game).view(state_at(match, version), None)
+    shown = set(SHOWN_CARD.findall(body))
+    assert shown and shown <= cards_in(view)  # cards drawn as cards, and only the view's
+    assert len(re.findall(r'class="mp-seat[ "]', body)) == seats
+    if game == "golf":
+        assert body.count('class="mp-grid"') == seats
+        assert {c for grid in view["grids"] for c in grid if c} <= shown
+        assert f"{view['stock_size']} cards" in body
+        if view["discard_top"]:
+            assert view["discard_top"] in shown
+    elif game == "hearts":
+        assert "Current trick" in body and "points taken this deal" in body
+        assert {p["card"] for p in view["trick"]} <= shown
+        assert {c for t in view["tricks"] for c in t["cards"]} <= shown
+    else:
+        assert "Current trick" in body and "tricks won" in body
+        assert {p["card"] for t in view["tricks"] for p in t["plays"]} <= shown
+        assert {p["card"] for p in view["trick"]["plays"]} <= shown
+    # the events up to that version beside the board, none after
+    events = re.findall(r'<li value="(\d+)"', body)
+    assert [int(seq) for seq in events] == list(range(1, version + 1))
+
+
+@pytest.mark.parametrize(("game", "preset", "seats", "moves"), GAMES)
+def test_a_running_match_shows_no_hidden_card_at_any_version(
+    admin_client, staff, players, game, preset, seats, moves
+):
+    match = played(players, game, preset, seats, moves)
+    assert not match.ended
+    checked = 0
+    for version in range(1, match.version + 1):
+        hidden = hidden_at(match, version)
+        # staff, and a superuser: the same; asking for the audit is refused to both (for
+        # want of the permission, and for the match not having ended)
+        for client, refused in ((staff, 403), (admin_client, 409)):
+            for params in ({}, {"audit": "1"}):
+                response = page(client, match, version=version, **params)
+                body = response.content.decode()
+                assert response.status_code == (refused if params else 200)
+                leaked = hidden & set(CARD.findall(body))
+                assert not leaked, f"v{version}: hidden cards on the page: {sorted(leaked)}"
+        checked += len(hidden)
+    assert checked > 0  # there were hidden cards to keep hidden
+
+
+def test_the_match_and_event_pages_hide_cards_while_running(admin_client, players):
+    match = played(players, "hearts", "hearts-classic", 4, 6)
+    hidden = hidden_at(match, match.version)
+    change = admin_client.get(reverse("admin:golf_match_change", args=[match.id]))
+    assert change.status_code == 200 and not hidden & set(CARD.findall(change.content.decode()))
+    dealt = MatchEvent.objects.get(match=match, type="cards_dealt")
+    url = reverse("admin:golf_matchevent_change", args=[dealt.pk])
+    for params in ({}, {"audit": "1"}):
+        body = admin_client.get(url, params).content.decode()
+        assert "Hidden information is shown once the match has ended." in body
+        assert not hidden & set(CARD.findall(body))
+
+
+def test_after_the_end_the_audit_needs_the_permission_and_the_explicit_request(
+    admin_client, staff, django_user_model, players
+):
+    match = played(players, "golf", "six-card", 2, 6)
+    end(match, django_user_model)
+    assert match.ended
+    stock = get_game("golf").state_to_json(state_at(match, match.version))["stock"]
+    auditor = staff_with(django_user_model, "aud", "view_match_audit")
+    for client in (admin_client, auditor, staff):
+        # without asking: the spectator's view of the end (and the events as the rules
+        # reveal them once it has ended), not the state
+        body = page(client, match).content.decode()
+        assert "The match has ended: the spectator" in body
+        assert "The whole state" not in body and "&quot;face_up&quot;" not in body
+    for client in (admin_client, auditor):
+        body = page(client, match, audit="1").content.decode()
+        assert "Post-match audit" in body and "The whole state at version" in body
+        assert "&quot;face_up&quot;" in body and set(stock) <= set(CARD.findall(body))
+        assert "Open the post-match audit" not in body and "Leave the audit" in body
+    assert "Open the post-match audit" in page(auditor, match).content.decode()
+    assert "post-match audit" not in page(staff, match).content.decode()
+    assert page(staff, match, audit="1").status_code == 403
+    # the event pages: stored payloads only in the audit
+    event = MatchEvent.objects.get(match=match, type="match_started")
+    url = reverse("admin:golf_matchevent_change", args=[event.pk])
+    whole = "(post-match audit: as stored)"
+    assert whole not in auditor.get(url).content.decode()
+    assert whole in auditor.get(url, {"audit": "1"}).content.decode()
+    assert whole not in staff.get(url, {"audit": "1"}).content.decode()
+
+
+def test_verify_and_abort_actions_need_their_permissions(django_user_model, staff, players):
+    match = played(players, "golf", "six-card", 2, 4)
+    url = reverse("admin:golf_match_changelist")
+    listing = staff.get(url).content.decode()
+    assert "verify_selected" not in listing and "abort_selected" not in listing
+    for action in ("verify_selected", "abort_selected"):
+        response = staff.post(url, {"action": action, "_selected_action": [match.id]})
+        assert response.status_code == 403
+    match.refresh_from_db()
+    assert match.status == MatchStatus.ACTIVE and not LogEntry.objects.exists()
+
+    verifier = staff_with(django_user_model, "vera", "verify_match")
+    listing = verifier.get(url).content.decode()
+    assert "verify_selected" in listing and "abort_selected" not in listing
+    done = verifier.post(url, {"action": "verify_selected", "_selected_action": [match.id]})
+    assert done.status_code == 302
+    assert (
+        verifier.post(url, {"action": "abort_selected", "_selected_action": [match.id]}).status_code
+        == 403
+    )
+    entry = LogEntry.objects.get()
+    assert entry.user.username == "vera" and entry.object_id == str(match.id)
+    assert entry.change_message.startswith("Verified the log: ") and " OK " in entry.change_message
+
+    aborter = staff_with(django_user_model, "abe", "abort_match")
+    assert "abort_selected" in aborter.get(url).content.decode()
+    aborter.post(url, {"action": "abort_selected", "_selected_action": [match.id]})
+    match.refresh_from_db()
+    assert match.status == MatchStatus.ABORTED
+    entry = LogEntry.objects.filter(user__username="abe").get()
+    assert entry.object_id == str(match.id) and entry.change_message.startswith("Aborted")
+
+
+def test_the_verify_button_shows_the_report_and_needs_the_permission(
+    django_user_model, staff, players
+):
+    match = played(players, "ninety-nine", None, 3, 5)
+    verify = reverse("admin:golf_match_verify", args=[match.id])
+    assert "Verify this match" not in page(staff, match).content.decode()
+    assert staff.post(verify).status_code == 403
+    verifier = staff_with(django_user_model, "vera", "verify_match")
+    assert "Verify this match" in page(verifier, match).content.decode()
+    assert verifier.get(verify).status_code == 405
+    response = verifier.post(verify + "?version=3")
+    body = response.content.decode()
+    assert response.status_code == 200 and 'data-version="3"' in body
+    assert f"{match.id}: OK ({match.version} events" in body and "mp-ok" in body
+    assert LogEntry.objects.get().user.username == "vera"
+
+
+def test_the_audit_download_needs_the_permission_and_parses(django_user_model, staff, players):
+    match = played(players, "hearts", "hearts-classic", 4, 8)
+    download = reverse("admin:golf_match_audit_download", args=[match.id])
+    auditor = staff_with(django_user_model, "aud", "view_match_audit")
+    assert "Download the audit record" not in page(auditor, match).content.decode()
+    assert auditor.get(download).status_code == 409  # not before the end
+    end(match, django_user_model)
+    assert staff.get(download).status_code == 403
+    assert "Download the audit record" not in page(staff, match).content.decode()
+    assert "Download the audit record" in page(auditor, match).content.decode()
+
+    response = auditor.get(download)
+    assert response.status_code == 200 and response["Content-Type"] == "application/json"
+    assert response["Content-Disposition"] == f'attachment; filename="match-{match.id}-audit.json"'
+    record = json.loads(response.content)
+    assert record == json.loads(json.dumps(audit_record(match)))
+    assert record["seed"] and [e["seq"] for e in record["events"]] == list(
+        range(1, match.version + 1)
+    )
+
+    response = auditor.get(download, {"format": "ndjson"})
+    assert response.status_code == 200 and response["Content-Type"] == "application/x-ndjson"
+    lines = [json.loads(line) for line in b"".join(response.streaming_content).splitlines()]
+    assert [e["seq"] for e in lines] == list(range(1, match.version + 1))
+    assert [e["data"] for e in lines] == [e["data"] for e in record["events"]]
