@@ -215,8 +215,8 @@ class AccountAdmin(UserAdmin):
     # --- suspending ------------------------------------------------------------------------
     @admin.action(description="Suspend the selected accounts…", permissions=["suspend"])
     def suspend_selected(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse:
-        ids = ",".join(str(pk) for pk in queryset.values_list("pk", flat=True))
-        return HttpResponseRedirect(f"{reverse('admin:accounts_user_suspend')}?ids={ids}")
+        """The suspension form for the selected accounts (it posts to the suspend view)."""
+        return self._suspend_page(request, list(queryset.order_by("pk")), SuspendForm())
 
     @admin.action(description="Lift the selected accounts' suspensions", permissions=["suspend"])
     def lift_selected(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
@@ -244,6 +244,9 @@ class AccountAdmin(UserAdmin):
                 page = reverse("admin:accounts_user_change", args=[users[0].pk])
                 return HttpResponseRedirect(page)
             return HttpResponseRedirect(reverse("admin:accounts_user_changelist"))
+        return self._suspend_page(request, users, form)
+
+    def _suspend_page(self, request: HttpRequest, users: list[User], form: Any) -> HttpResponse:
         context = {
             **self.admin_site.each_context(request),
             "title": "Suspend accounts" if len(users) > 1 else f"Suspend {users[0].username}",

@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
@@ -64,9 +63,7 @@ def running_seats(user: User) -> dict[str, list[int]]:
     return found
 
 
-def account_suspend(
-    *, user: User, by: AbstractBaseUser, reason: str, running: str
-) -> SuspendResult:
+def account_suspend(*, user: User, by: User, reason: str, running: str) -> SuspendResult:
     """Suspend ``user``: record it, revoke its tokens, then deal with its running matches
     as ``running`` says (:class:`~accounts.models.RunningMatches`), each match in its own
     transaction under its row lock. A match that ended meanwhile is skipped (and said)."""
@@ -113,7 +110,7 @@ def account_suspend(
 
 
 @transaction.atomic
-def account_lift(*, user: User, by: AbstractBaseUser) -> Suspension:
+def account_lift(*, user: User, by: User) -> Suspension:
     """Lift ``user``'s suspension: it may log in again (its old tokens stay revoked)."""
     if not by.has_perm("accounts.suspend_user"):
         raise ModerationError("you may not lift suspensions")
