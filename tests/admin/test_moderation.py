@@ -4,7 +4,15 @@ player's seats to a COM."""
 from __future__ import annotations
 
 import pytest
+from django.contrib.admin.models import LogEntry
+from django.contrib.auth.models import Permission
+from django.test import Client
+from django.urls import reverse
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
 
+from accounts.moderation import account_suspend
+from accounts.tokens import remembered
 from matches import errors
 from matches.models import Match, MatchEvent, MatchStatus, Seat, SeatKind
 from matches.selectors import match_view
@@ -126,8 +134,6 @@ PASSWORDS = {"alice": "pw-alice-123", "bob": "pw-bob-123"}
 
 
 def grant(user, *codenames):
-    from django.contrib.auth.models import Permission
-
     user.user_permissions.add(*Permission.objects.filter(codename__in=codenames))
 
 
@@ -147,8 +153,6 @@ def clerk(django_user_model):
 
 
 def api_client(token=None):
-    from rest_framework.test import APIClient
-
     client = APIClient()
     if token is not None:
         client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
@@ -169,8 +173,6 @@ def assert_problem(response, status, code):
 
 
 def suspend(client, user, running, reason="cheating with a second account"):
-    from django.urls import reverse
-
     return client.post(
         reverse(SUSPEND), {"ids": str(user.pk), "reason": reason, "running": running}
     )
@@ -179,10 +181,6 @@ def suspend(client, user, running, reason="cheating with a second account"):
 def test_a_suspension_revokes_tokens_refuses_log_ins_and_aborts_matches(
     client, duel, alice, bob, moderator
 ):
-    from django.contrib.admin.models import LogEntry
-    from django.test import Client
-    from rest_framework.authtoken.models import Token
-
     # given bob logged in twice: a token, and a session
     token = login("bob").json()["token"]
     assert api_client(token).get("/api/me").status_code == 200
@@ -216,10 +214,6 @@ def test_a_suspension_revokes_tokens_refuses_log_ins_and_aborts_matches(
 
 
 def test_a_token_a_suspended_account_still_holds_is_refused(bob, moderator):
-    from rest_framework.authtoken.models import Token
-
-    from accounts.moderation import account_suspend
-
     account_suspend(user=bob, by=moderator, reason="spam", running="abort")
     token = Token.objects.create(user=bob)  # (say, made by a log-in racing the suspension)
     assert_problem(api_client(token.key).get("/api/me"), 403, "account_suspended")
@@ -253,9 +247,6 @@ def test_a_suspended_players_seat_goes_to_a_com_that_plays_on(
 
 
 def test_lifting_a_suspension_lets_the_account_log_in_again(client, bob, moderator):
-    from django.contrib.admin.models import LogEntry
-    from django.urls import reverse
-
     old = login("bob").json()["token"]
     client.force_login(moderator)
     suspend(client, bob, "abort", reason="a mistaken report")
@@ -277,8 +268,6 @@ def test_lifting_a_suspension_lets_the_account_log_in_again(client, bob, moderat
 
 
 def test_the_changelist_actions_suspend_and_lift(client, alice, bob, moderator):
-    from django.urls import reverse
-
     client.force_login(moderator)
     account = client.get(reverse("admin:accounts_user_change", args=[bob.pk])).content.decode()
     assert f"{reverse(SUSPEND)}?ids={bob.pk}" in account and "Suspend…" in account
@@ -296,8 +285,6 @@ def test_the_changelist_actions_suspend_and_lift(client, alice, bob, moderator):
 
 
 def test_a_reason_is_required_and_nobody_suspends_themselves(client, bob, moderator):
-    from django.urls import reverse
-
     client.force_login(moderator)
     answer = client.post(reverse(SUSPEND), {"ids": str(bob.pk), "reason": "", "running": "com"})
     assert answer.status_code == 200 and "This field is required" in answer.content.decode()
@@ -308,10 +295,6 @@ def test_a_reason_is_required_and_nobody_suspends_themselves(client, bob, modera
 
 
 def test_staff_without_the_permission_neither_see_nor_use_it(client, bob, clerk):
-    from django.urls import reverse
-
-    from accounts.moderation import account_suspend
-
     client.force_login(clerk)
     page = client.get(reverse("admin:accounts_user_change", args=[bob.pk]))
     body = page.content.decode()
@@ -336,9 +319,7 @@ def test_staff_without_the_permission_neither_see_nor_use_it(client, bob, clerk)
 def test_an_accounts_page_lists_its_matches_and_actions_without_hidden_cards(
     client, duel, alice, moderator, django_capture_on_commit_callbacks
 ):
-    from django.urls import reverse
-
-    # given alice's draw from the stock: a card only she may see yet
+    # given alice's two reveals (the rest of the deal she caused stays face down)
     with django_capture_on_commit_callbacks(execute=True):
         for pos in (0, 1):
             match_act(match_id=duel.id, user=alice, action={"type": "reveal", "position": pos})
@@ -361,11 +342,6 @@ def test_an_accounts_page_lists_its_matches_and_actions_without_hidden_cards(
 
 
 def test_the_actions_token_check_refuses_a_suspended_accounts_token_at_once(duel, bob, moderator):
-    from rest_framework.authtoken.models import Token
-
-    from accounts.moderation import account_suspend
-    from accounts.tokens import remembered
-
     # given bob's token, remembered by a web process after an action of his
     token = Token.objects.create(user=bob)
     reveal = {"type": "reveal", "position": 0}
