@@ -27,8 +27,16 @@
 /** @typedef {Paths["/api/auth/token"]["post"]["requestBody"]["content"]["application/json"]} LogInRequest */
 /** @typedef {NonNullable<Operations["matches_list"]["parameters"]["query"]>} MatchListQuery */
 /** @typedef {NonNullable<Operations["matches_events_retrieve"]["parameters"]["query"]>} EventsQuery */
+/** @typedef {Operations["matches_stream_retrieve"]} StreamOperation */
+/** @typedef {NonNullable<StreamOperation["parameters"]["query"]>} StreamQuery */
+/**
+ * One line of the stream as NDJSON: the schema says a string; it is one event as JSON, as in
+ * the events list (the schema's Event union).
+ * @typedef {StreamOperation["responses"][200]["content"]["application/x-ndjson"]} StreamLine
+ */
 
 const TOKEN_KEY = "card-games-token";
+const NDJSON = "application/x-ndjson";
 
 /** An answer of the API that is not a success: its problem+json, or a network failure. */
 export class ApiError extends Error {
@@ -36,11 +44,13 @@ export class ApiError extends Error {
    * @param {number} status 0 when the network failed
    * @param {Problem | null} problem
    * @param {string} message
+   * @param {number | null} [retryAfter] the seconds of a Retry-After header (a 429, a 503)
    */
-  constructor(status, problem, message) {
+  constructor(status, problem, message, retryAfter = null) {
     super(message);
     this.status = status;
     this.problem = problem;
+    this.retryAfter = retryAfter;
   }
 
   /** What a person reads: the problem's title and detail, and each field's messages. */
@@ -75,13 +85,14 @@ function isProblem(body) {
 }
 
 /**
- * One request. The token goes as a bearer token; an error answer becomes an ApiError.
+ * One request, answered: the token goes as a bearer token; an error answer becomes an
+ * ApiError (an aborted request stays an AbortError).
  * @param {string} method
  * @param {string} path under /api
  * @param {{body?: unknown, headers?: Record<string, string>, signal?: AbortSignal}} [options]
- * @returns {Promise<unknown>}
+ * @returns {Promise<Response>} a success (2xx), its body not read yet
  */
-async function call(method, path, options = {}) {
+async function request(method, path, options = {}) {
   /** @type {Record<string, string>} */
   const headers = { Accept: "application/json", ...(options.headers ?? {}) };
   const token = savedToken();
@@ -101,7 +112,7 @@ async function call(method, path, options = {}) {
     if (error instanceof DOMException && error.name === "AbortError") throw error;
     throw new ApiError(0, null, "The service cannot be reached: check your connection.");
   }
-  if (response.status === 204) return null;
+  if (response.ok) return response;
   /** @type {unknown} */
   let body = null;
   try {
@@ -109,11 +120,28 @@ async function call(method, path, options = {}) {
   } catch {
     body = null;
   }
-  if (!response.ok) {
-    const problem = isProblem(body) ? body : null;
-    throw new ApiError(response.status, problem, problem ? problem.title : `HTTP ${response.status}`);
+  const problem = isProblem(body) ? body : null;
+  const retryAfter = Number.parseInt(response.headers.get("Retry-After") ?? "", 10);
+  const message = problem ? problem.title : `HTTP ${response.status}`;
+  throw new ApiError(response.status, problem, message, Number.isNaN(retryAfter) ? null : retryAfter);
+}
+
+/**
+ * One request whose answer is JSON (null for a 204).
+ * @param {string} method
+ * @param {string} path under /api
+ * @param {{body?: unknown, headers?: Record<string, string>, signal?: AbortSignal}} [options]
+ * @returns {Promise<unknown>}
+ */
+async function call(method, path, options = {}) {
+  const response = await request(method, path, options);
+  if (response.status === 204) return null;
+  try {
+    return /** @type {unknown} */ (await response.json());
+  } catch (error) {
+    if (error instanceof DOMException && error.name === "AbortError") throw error;
+    return null;
   }
-  return body;
 }
 
 /** @param {RegisterRequest} request @returns {Promise<Registered>} */
@@ -216,4 +244,52 @@ export async function events(id, query, signal) {
   }
   const path = `/matches/${encodeURIComponent(id)}/events?${params}`;
   return /** @type {EventPage} */ (await call("GET", path, { signal }));
+}
+
+/**
+ * Follows the log as it is written: GET stream as NDJSON (one event a line, an empty line
+ * to keep alive) from after `query.after`. Answers the events one by one as they come, until
+ * the stream ends (the match has ended, or the stream lived its time: read on from the last
+ * seq), or null when the match has ended with nothing after `after` (204). Reading stops, and
+ * the connection is released, when `signal` aborts or the reader of the events stops.
+ * @param {string} id @param {StreamQuery & {after: number}} query @param {AbortSignal} signal
+ * @returns {Promise<AsyncGenerator<GameEvent, void, void> | null>}
+ */
+export async function stream(id, query, signal) {
+  const path = `/matches/${encodeURIComponent(id)}/stream?after=${query.after}`;
+  const response = await request("GET", path, { headers: { Accept: NDJSON }, signal });
+  if (response.status === 204 || !response.body) return null;
+  return streamEvents(response.body.getReader());
+}
+
+/**
+ * The events of a stream's body, a line each; a line cut short by a dropped connection is
+ * not one (the stream is read again from the last event).
+ * @param {ReadableStreamDefaultReader<Uint8Array>} reader
+ * @returns {AsyncGenerator<GameEvent, void, void>}
+ */
+async function* streamEvents(reader) {
+  const decoder = new TextDecoder();
+  let buffered = "";
+  try {
+    for (;;) {
+      let chunk;
+      try {
+        chunk = await reader.read();
+      } catch (error) {
+        if (error instanceof DOMException && error.name === "AbortError") throw error;
+        throw new ApiError(0, null, "The connection to the service was lost.");
+      }
+      if (chunk.done) return;
+      buffered += decoder.decode(chunk.value, { stream: true });
+      for (let end = buffered.indexOf("\n"); end >= 0; end = buffered.indexOf("\n")) {
+        /** @type {StreamLine} */
+        const line = buffered.slice(0, end).trim();
+        buffered = buffered.slice(end + 1);
+        if (line) yield /** @type {GameEvent} */ (JSON.parse(line)); // an empty line keeps alive
+      }
+    }
+  } finally {
+    reader.cancel().catch(() => {}); // the connection goes when the events are no longer read
+  }
 }

@@ -21,6 +21,8 @@ const account = /** @type {HTMLElement} */ (document.getElementById("account"));
 
 /** @type {GolfTable | HeartsTable | NinetyNineTable | null} */
 let table = null;
+/** How many times the page has routed: a page whose reads finish after the next route is dropped. */
+let routed = 0;
 
 /** Shows a readable message in the page's alert region (screen readers read it out). */
 function showError(/** @type {string} */ message) {
@@ -47,6 +49,7 @@ async function guarded(work) {
   try {
     await work();
   } catch (error) {
+    if (error instanceof DOMException && error.name === "AbortError") return; // the page was left
     if (error instanceof api.ApiError) {
       if (error.status === 401 && api.savedToken()) {
         api.saveToken(null);
@@ -280,13 +283,15 @@ function gameList(games) {
   ]);
 }
 
-async function lobbyPage() {
+/** @param {number} turn the route that shows it */
+async function lobbyPage(turn) {
   const [user, games, mine, waiting] = await Promise.all([
     api.me(),
     api.games(),
     api.matches({ mine: true, page_size: 20 }),
     api.matches({ status: "waiting", page_size: 20 }),
   ]);
+  if (turn !== routed) return; // another page was asked for meanwhile
   showAccount(user);
   main.replaceChildren(
     el("div", { class: "lobby" }, [
@@ -300,9 +305,11 @@ async function lobbyPage() {
 
 // --- a table -------------------------------------------------------------------------------
 
-/** @param {string} id */
-async function matchPage(id) {
+/** @param {string} id @param {number} turn the route that shows it */
+async function matchPage(id, turn) {
   const [user, detail] = await Promise.all([api.me(), api.match(id)]);
+  // another page was asked for meanwhile: no table (it would follow the match unseen)
+  if (turn !== routed) return;
   showAccount(user);
   const root = el("div", { class: "table-root" });
   const proof = el("section", { class: "panel verification", "aria-label": "Deal verification", hidden: "" });
@@ -317,6 +324,7 @@ async function matchPage(id) {
 }
 
 async function route() {
+  const turn = ++routed;
   if (table) {
     table.stop();
     table = null;
@@ -327,8 +335,8 @@ async function route() {
   }
   const matched = /^#\/match\/([0-9a-f-]{36})$/.exec(location.hash);
   await guarded(async () => {
-    if (matched && matched[1]) await matchPage(matched[1]);
-    else await lobbyPage();
+    if (matched && matched[1]) await matchPage(matched[1], turn);
+    else await lobbyPage(turn);
   });
 }
 

@@ -1,5 +1,5 @@
 // @ts-check
-// What every table shares: following a match (long-polling its events and showing each
+// What every table shares: following a match (reading its event stream and showing each
 // version one by one, reconnecting after a loss), sending a legal action and showing the
 // answer, hints, seat names, the move log, the scores table, and keeping the keyboard's
 // focus across updates. A game's table (golf.js, hearts.js, ninety_nine.js) draws its view.
@@ -16,12 +16,30 @@ export const PACE_MS = 300;
 /** @param {number} ms @param {AbortSignal} signal @returns {Promise<void>} */
 export function sleep(ms, signal) {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
-      clearTimeout(timer);
+    if (signal.aborted || ms <= 0) {
       resolve();
-    });
+      return;
+    }
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done);
   });
+}
+
+/** The longest wait before reading the match again after a failure, in ms. */
+export const MAX_BACK_OFF_MS = 15000;
+
+/**
+ * Whether the stream's answer says that this service has no event streams (no such
+ * endpoint, or not as NDJSON), so the table long-polls the log instead.
+ * @param {unknown} error
+ */
+function streamsUnavailable(error) {
+  return error instanceof api.ApiError && [404, 405, 406, 501].includes(error.status) && error.problem?.code !== "match_not_found";
 }
 
 /**
@@ -103,6 +121,12 @@ export class Table {
     this.hinted = null;
     this.hintText = "";
     this.connection = "live";
+    /** @type {"stream" | "long-poll"} how the table learns of new events */
+    this.following = "stream";
+    /** failures to reach the match in a row (the back-off grows with them) */
+    this.failures = 0;
+    /** when the table last showed a new version (performance.now()) */
+    this.shownAt = -Infinity;
     this.abort = new AbortController();
     /** @type {string[]} cards picked for a move of three cards (a pass, a bid), not sent yet */
     this.chosen = [];
@@ -235,31 +259,78 @@ export class Table {
     return view.phase === "finished" || view.phase === "aborted";
   }
 
-  /** Long-polls the log and shows every new version in turn; reconnects after a loss. */
+  /**
+   * Follows the match until it has ended: reads its event stream and shows every new
+   * version in turn; reads on from the last version shown when the stream ends, and, after
+   * a failure (the network, the service), says so and tries again, backing off (or after
+   * the Retry-After of a 429). Long-polls the log instead when streams are unavailable.
+   */
   async follow() {
     const signal = this.abort.signal;
-    let failures = 0;
     while (!signal.aborted && this.view && !this.ended(this.view)) {
+      const began = { at: performance.now(), version: this.version };
       try {
-        const page = await api.events(this.detail.id, { after: this.version, wait: 25 }, signal);
-        if (failures) this.setConnection("live");
-        failures = 0;
-        for (const event of page.events) {
-          if (signal.aborted) return;
-          if (event.seq <= this.version) continue; // already shown (our own action's answer)
-          const view = this.narrow(await api.stateAt(this.detail.id, event.seq, signal));
-          if (!view || event.seq <= this.version) continue;
-          this.record(event);
-          this.show(view);
-          if (event.seq < page.version) await sleep(PACE_MS, signal);
-        }
+        const more = this.following === "stream" ? await this.readStream(signal) : await this.poll(signal);
+        if (!more) return;
+        // a stream that ended at once with nothing new is not read again at once
+        if (this.version === began.version && performance.now() - began.at < 1000) await sleep(1000, signal);
       } catch (error) {
         if (isAbort(error) || signal.aborted) return;
-        failures += 1;
+        if (this.following === "stream" && streamsUnavailable(error)) {
+          this.following = "long-poll";
+          continue;
+        }
+        this.failures += 1;
         this.setConnection("reconnecting");
-        await sleep(Math.min(1000 * 2 ** failures, 15000), signal);
+        const retryAfter = error instanceof api.ApiError ? error.retryAfter : null;
+        await sleep(retryAfter !== null ? retryAfter * 1000 : Math.min(1000 * 2 ** this.failures, MAX_BACK_OFF_MS), signal);
       }
     }
+  }
+
+  /** The service answered: the table is live again, and the next failure backs off anew. */
+  connected() {
+    this.failures = 0;
+    if (this.connection !== "live") this.setConnection("live");
+  }
+
+  /**
+   * Reads the event stream (GET stream, NDJSON) from the version shown, showing each event's
+   * version as it comes, until the stream ends. False when there is nothing more to read.
+   * @param {AbortSignal} signal @returns {Promise<boolean>}
+   */
+  async readStream(signal) {
+    const events = await api.stream(this.detail.id, { after: this.version }, signal);
+    this.connected();
+    if (!events) return false; // the match has ended, and this page has shown all of it
+    for await (const event of events) await this.showEvent(event, signal);
+    return true;
+  }
+
+  /**
+   * Long-polls the log once (GET events?after&wait) and shows each new event's version.
+   * @param {AbortSignal} signal @returns {Promise<boolean>}
+   */
+  async poll(signal) {
+    const page = await api.events(this.detail.id, { after: this.version, wait: 25 }, signal);
+    this.connected();
+    for (const event of page.events) await this.showEvent(event, signal);
+    return true;
+  }
+
+  /**
+   * Shows the view after a new event (GET states/{seq}), at least PACE_MS after the last
+   * one shown, so that moves made in a row (the COMs') appear one by one.
+   * @param {GameEvent} event @param {AbortSignal} signal
+   */
+  async showEvent(event, signal) {
+    if (event.seq <= this.version) return; // already shown (our own action's answer)
+    await sleep(this.shownAt + PACE_MS - performance.now(), signal);
+    if (signal.aborted) return;
+    const view = this.narrow(await api.stateAt(this.detail.id, event.seq, signal));
+    if (!view || event.seq <= this.version || signal.aborted) return;
+    this.record(event);
+    this.show(view);
   }
 
   /** @param {string} state */
@@ -418,6 +489,7 @@ export class Table {
     if (!this.simultaneous(view)) this.chosen = [];
     this.view = view;
     this.version = view.version;
+    this.shownAt = performance.now();
     this.render();
     if (!this.ended(view)) void this.learnDeadline(view.version);
     if (this.ended(view) && this.onEnded) {

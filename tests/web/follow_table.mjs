@@ -1,0 +1,265 @@
+// How a table follows its match, in headless Chromium: through the event stream (GET
+// stream, NDJSON, with the token), reconnecting after a network loss, long-polling only
+// when the stream answers that there are no streams, and letting its stream go when the
+// table is left. A registers in the page; A creates a one-hole six-card Golf match with
+// one open seat through the API, and B (registered through the API) joins it. The script
+// then moves for A or B through the API (never through the page), so the page learns of
+// every move only by following the match:
+//
+//   1. the table follows through one NDJSON stream, not the long-poll, and shows B's move;
+//   2. the table is left for the lobby and opened again 12 times (more than the service's
+//      10 waits and streams per account): every stream opened is let go, and the table
+//      still shows the next move;
+//   3. the network goes down (the page reaches the service through a proxy here, which
+//      drops every connection and refuses new ones): the table says "reconnecting"; a
+//      move is made meanwhile; the network comes back: the banner goes and the table
+//      shows the move;
+//   4. the stream answers 406 (as a service without streams would): the table long-polls
+//      the log instead and still shows the next move;
+//   5. the match is played to its end: the page shows it ended, and opens no more streams.
+//
+//   node tests/web/follow_table.mjs <base url> <screenshot dir>
+//
+// Prints, last, a summary line {"done": true, ...}.
+import { createServer, connect } from "node:net";
+import { launch, newPage, register, say } from "./harness.mjs";
+
+const [base] = process.argv.slice(2);
+if (!base) throw new Error("usage: follow_table.mjs <base url> <screenshot dir>");
+const DEADLINE = Date.now() + 150_000;
+const LEAVE_AND_OPEN = 12;
+
+const summary = { done: false, steps: {} };
+
+// the page's network: a proxy to the service that can go down (every connection dropped,
+// new ones refused) and come back
+const service = new URL(base);
+const network = { up: true, sockets: new Set() };
+const proxy = createServer((client) => {
+  if (!network.up) {
+    client.destroy();
+    return;
+  }
+  const upstream = connect(Number(service.port), service.hostname);
+  for (const socket of [client, upstream]) {
+    network.sockets.add(socket);
+    // a connection closed on either side is closed on the other (as without a proxy)
+    socket.on("close", () => {
+      network.sockets.delete(socket);
+      client.destroy();
+      upstream.destroy();
+    });
+    socket.on("error", () => socket.destroy());
+  }
+  client.pipe(upstream).pipe(client);
+});
+await new Promise((resolve) => proxy.listen(0, resolve));
+const pageBase = `${service.protocol}//${service.hostname}:${proxy.address().port}`;
+function networkDown() {
+  network.up = false;
+  for (const socket of network.sockets) socket.destroy();
+}
+
+const browser = await launch();
+
+/** Sends a request to the API as the holder of `token`; the JSON answer. */
+async function call(token, method, path, body) {
+  const headers = { Accept: "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    headers["Idempotency-Key"] = crypto.randomUUID();
+  }
+  const response = await fetch(`${base}/api${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return response.status === 204 ? null : response.json();
+}
+
+function checkTime(what) {
+  if (Date.now() > DEADLINE) throw new Error(`out of time: ${what}`);
+}
+
+try {
+  const { page, consoleErrors } = await newPage(browser);
+
+  // every request of the page to the match's stream and log, and whether it is still open
+  const requests = [];
+  const open = new Set();
+  page.on("request", (request) => {
+    const url = request.url();
+    if (!/\/api\/matches\/[^/]+\/(stream|events)\?/.test(url)) return;
+    const headers = request.headers();
+    requests.push({ url, kind: url.includes("/stream?") ? "stream" : "events", accept: headers.accept, bearer: (headers.authorization ?? "").startsWith("Bearer ") });
+    open.add(request);
+  });
+  page.on("requestfinished", (request) => open.delete(request));
+  page.on("requestfailed", (request) => open.delete(request));
+  const openStreams = () => [...open].filter((r) => r.url().includes("/stream?")).length;
+
+  // A in the page, B through the API; the match: A and an open seat, which B takes
+  await page.goto(`${pageBase}/`);
+  const alice = await register(page, pageBase, "follow");
+  const tokenA = await page.evaluate(() => localStorage.getItem("card-games-token"));
+  const bob = `${alice}-b`;
+  const tokenB = (await call(null, "POST", "/accounts/register", { username: bob, password: "a-long-pass-phrase-9" })).token;
+  const created = await call(tokenA, "POST", "/matches", { game: "golf", preset: "six-card", holes: 1, seats: [{ type: "me" }, { type: "open" }] });
+  const matchId = created.id;
+  await call(tokenB, "POST", `/matches/${matchId}/join`, {});
+  summary.match = matchId;
+  const players = [
+    { name: "A", token: tokenA, swapped: new Set() },
+    { name: "B", token: tokenB, swapped: new Set() },
+  ];
+
+  /** One legal move, through the API, of whoever may move (B first); its version after. */
+  async function someoneMoves() {
+    for (;;) {
+      checkTime("waiting for a seat to act");
+      for (const p of [...players].reverse()) {
+        const detail = await call(p.token, "GET", `/matches/${matchId}`);
+        const view = detail.view;
+        if (detail.status !== "active") throw new Error(`the match is ${detail.status}`);
+        if (view.seat === null || !view.seats_to_act.includes(view.seat) || !view.legal_actions.length) continue;
+        // a card swapped in where none was swapped before turns the grids up, so the hole ends
+        const legal = view.legal_actions.filter((a) => a.type !== "undo");
+        const action = legal.find((a) => a.type === "swap" && !p.swapped.has(a.position)) ?? legal[0] ?? view.legal_actions[0];
+        if (action.type === "swap") p.swapped.add(action.position);
+        const result = await call(p.token, "POST", `/matches/${matchId}/actions`, action);
+        say({ by: p.name, action, version: result.version });
+        return result.version;
+      }
+      await page.waitForTimeout(50);
+    }
+  }
+  const shownVersion = () => page.evaluate(() => Number(document.querySelector(".game-table")?.getAttribute("data-version") ?? -1));
+  const showsVersion = (version, timeout = 20_000) =>
+    page.waitForFunction((v) => Number(document.querySelector(".game-table")?.getAttribute("data-version")) >= v, version, { timeout });
+  const openTable = async () => {
+    await page.evaluate((id) => (location.hash = `#/match/${id}`), matchId);
+    await page.locator(".game-table").waitFor();
+  };
+
+  // 1. one NDJSON stream, with the token; B's move arrives through it
+  await openTable();
+  const before = await shownVersion();
+  const moved = await someoneMoves();
+  await showsVersion(moved);
+  summary.steps.stream = {
+    before,
+    moved,
+    shown: await shownVersion(),
+    streams: requests.filter((r) => r.kind === "stream").length,
+    polls: requests.filter((r) => r.kind === "events").length,
+    accept: requests[0]?.accept,
+    bearer: requests.every((r) => r.bearer),
+    after: requests[0] ? new URL(requests[0].url).searchParams.get("after") : null,
+  };
+
+  // 2. the table left and opened again, more times than an account's streams at once
+  const streamsBefore = requests.filter((r) => r.kind === "stream").length;
+  const leaveTable = async () => {
+    await page.evaluate(() => (location.hash = "#/"));
+    await page.getByRole("heading", { name: /^New .* match$/ }).waitFor();
+  };
+  for (let i = 0; i < LEAVE_AND_OPEN; i += 1) {
+    checkTime("leaving and opening the table");
+    await leaveTable();
+    const opened = requests.length;
+    await openTable();
+    // the table has asked for its stream before it is left
+    while (requests.length === opened) {
+      checkTime("a reopened table's stream");
+      await page.waitForTimeout(20);
+    }
+  }
+  const settle = Date.now() + 5_000;
+  while (openStreams() > 1 && Date.now() < settle) await page.waitForTimeout(50);
+  const stillOpen = openStreams();
+  const afterLeaving = await someoneMoves();
+  await showsVersion(afterLeaving);
+  summary.steps.leave = {
+    times: LEAVE_AND_OPEN,
+    streams: requests.filter((r) => r.kind === "stream").length - streamsBefore,
+    open: stillOpen,
+    moved: afterLeaving,
+    shown: await shownVersion(),
+    polls: requests.filter((r) => r.kind === "events").length,
+  };
+
+  // 3. the network goes down and comes back
+  const banner = page.locator(".connection");
+  networkDown();
+  await page.waitForFunction(() => (document.querySelector(".connection")?.textContent ?? "").includes("reconnecting"), null, { timeout: 20_000 });
+  const lostText = await banner.textContent();
+  const whileOffline = await someoneMoves();
+  const shownOffline = await shownVersion();
+  network.up = true;
+  await showsVersion(whileOffline, 30_000);
+  await page.waitForFunction(() => (document.querySelector(".connection")?.textContent ?? "") === "");
+  summary.steps.network = { banner: lostText, moved: whileOffline, shownWhileOffline: shownOffline, shown: await shownVersion(), bannerAfter: await banner.textContent() };
+
+  // 4. a service without streams: the table long-polls instead
+  const notAcceptable = {
+    type: "about:blank",
+    title: "Not acceptable",
+    status: 406,
+    detail: "this service sends no event streams",
+    code: "not_acceptable",
+  };
+  await page.route(/\/api\/matches\/[^/]+\/stream\?/, (route) =>
+    route.fulfill({ status: 406, contentType: "application/problem+json", body: JSON.stringify(notAcceptable) }),
+  );
+  const pollsBefore = requests.filter((r) => r.kind === "events").length;
+  await leaveTable();
+  await openTable();
+  while (requests.filter((r) => r.kind === "events").length === pollsBefore) {
+    checkTime("the long-poll after a 406");
+    await page.waitForTimeout(20);
+  }
+  const polled = await someoneMoves();
+  await showsVersion(polled);
+  const poll = requests.filter((r) => r.kind === "events").at(-1);
+  summary.steps.fallback = { moved: polled, shown: await shownVersion(), polls: requests.filter((r) => r.kind === "events").length - pollsBefore, wait: new URL(poll.url).searchParams.get("wait") };
+  const streamsNow = requests.filter((r) => r.kind === "stream").length;
+  await page.unroute(/\/api\/matches\/[^/]+\/stream\?/);
+  await leaveTable();
+  await openTable();
+
+  // 5. to the end of the match, every move through the API; then no stream is opened again
+  let last = await shownVersion();
+  let moves = 0;
+  for (;;) {
+    checkTime("playing the match to its end");
+    const detail = await call(tokenA, "GET", `/matches/${matchId}`);
+    if (detail.status !== "active") {
+      last = detail.version;
+      summary.status = detail.status;
+      break;
+    }
+    await someoneMoves();
+    moves += 1;
+  }
+  await showsVersion(last, 60_000);
+  await page.locator('.game-table[data-phase="finished"]').waitFor();
+  const streamsAtEnd = requests.filter((r) => r.kind === "stream").length;
+  await page.waitForTimeout(2_500);
+  summary.steps.end = {
+    moves,
+    version: last,
+    shown: await shownVersion(),
+    streams: streamsAtEnd - streamsNow,
+    streamsLater: requests.filter((r) => r.kind === "stream").length - streamsAtEnd,
+    open: openStreams(),
+    polls: requests.filter((r) => r.kind === "events").length - pollsBefore - summary.steps.fallback.polls,
+  };
+
+  // the errors Chromium logs for requests that failed on purpose here are expected
+  const expected = /net::ERR_(CONNECTION_RESET|CONNECTION_CLOSED|EMPTY_RESPONSE|CONNECTION_REFUSED)|status of 406/;
+  summary.consoleErrors = consoleErrors.filter((e) => !expected.test(e));
+  summary.done = true;
+} finally {
+  await browser.close();
+  networkDown();
+  proxy.close();
+  say(summary);
+}
