@@ -7,9 +7,6 @@ out here from the match's whole state in the store) may be anywhere on the page.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import time
 
 import pytest
 from django.contrib.admin.models import LogEntry
@@ -19,32 +16,21 @@ from accounts.models import User
 from games import get_game
 from matches.store import state_at
 from tests.admin.test_match_page import cards_in, hidden_at, played
-from tests.web.test_golf_browser import ROOT, SHOTS, browser_or_fail
+from tests.web.test_golf_browser import SHOTS, play
 
 PERMISSIONS = [
     ("accounts", "view_user"),
     ("accounts", "change_user"),
     ("accounts", "suspend_user"),
-    ("golf", "view_match"),
 ]
 
 
 def run(plan: dict) -> tuple[dict, float]:
-    node = browser_or_fail()
+    """Runs tests/admin/admin_browser.mjs with ``plan`` (as the web client's tests run theirs)."""
     plan_file = SHOTS / "admin-plan.json"
     plan_file.parent.mkdir(parents=True, exist_ok=True)
     plan_file.write_text(json.dumps(plan))
-    command = [node, str(ROOT / "tests" / "admin" / "admin_browser.mjs")]
-    command += [plan["base"], str(plan_file), str(SHOTS)]
-    if os.environ.get("WEB_SCREENSHOTS_TO"):  # e.g. docs: refresh the documentation's images
-        command.append(os.environ["WEB_SCREENSHOTS_TO"])
-    started = time.monotonic()
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=180)
-    output = done.stdout + done.stderr
-    assert done.returncode == 0, output[-6000:]
-    summary = json.loads(done.stdout.splitlines()[-1])
-    assert summary["done"], output[-6000:]
-    return summary, time.monotonic() - started
+    return play("../admin/admin_browser.mjs", plan["base"], str(plan_file))
 
 
 @pytest.mark.slow
