@@ -1,0 +1,57 @@
+"""What an operator does from the dashboard: re-enqueue a stalled match's work."""
+
+from __future__ import annotations
+
+import enum
+import uuid
+
+from django.conf import settings
+from django.contrib.admin.models import CHANGE, LogEntry
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.utils import timezone
+
+from matches.models import FollowUp, FollowUpKind, Match, MatchStatus, SeatKind
+from matches.services import turn_limit
+from matches.tasks import publish
+
+
+class Reenqueued(enum.Enum):
+    COM = "com"  # a COM's turn was published
+    TIMER = "timer"  # a turn timer was published
+    NOTHING = "nothing"  # the match waits on no worker (ended, or on a human with no timer)
+    BROKER_AWAY = "broker_away"  # the broker did not take it (the sweeper will retry)
+
+
+def match_reenqueue(*, match_id: uuid.UUID, user: AbstractBaseUser) -> Reenqueued:
+    """Publish again, on the ``interactive`` queue, the task the match waits for at its
+    current version: its COM's turn, or its turn timer (which moves only once due). As
+    safe as the sweeper's re-enqueue: a task for a version that has moved on does nothing.
+    A publication is recorded in the admin log under ``user``. Raises
+    ``Match.DoesNotExist``."""
+    match = Match.objects.get(pk=match_id)
+    if match.status != MatchStatus.ACTIVE:
+        return Reenqueued.NOTHING
+    if match.seats.filter(kind=SeatKind.COM, to_act=True).exists():
+        kind = FollowUpKind.COM
+    elif turn_limit(match) is not None:
+        kind = FollowUpKind.TIMER
+    else:
+        return Reenqueued.NOTHING
+    followup = FollowUp(
+        match_id=match.id,
+        version=match.version,
+        kind=kind,
+        queue=settings.INTERACTIVE_QUEUE,
+        due_at=timezone.now(),
+    )
+    if not publish(followup):
+        return Reenqueued.BROKER_AWAY
+    what = "COM turn" if kind == FollowUpKind.COM else "turn timer"
+    LogEntry.objects.log_actions(
+        user_id=user.pk,
+        queryset=[match],
+        action_flag=CHANGE,
+        change_message=f"Re-enqueued the {what} at version {match.version} (dashboard)",
+        single_object=True,
+    )
+    return Reenqueued(kind)
