@@ -24,6 +24,7 @@ urlpatterns = [
     path("", web_client, name="web-client"),
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),
+    path("admin/ops/", include("ops.urls")),  # the operators' dashboard (ops/)
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
