@@ -56,6 +56,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # outermost: counts and times every request for the operators' dashboard (ops/stats.py)
+    "ops.middleware.RequestStatsMiddleware",
     "api.middleware.ProblemMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
