@@ -12,6 +12,7 @@ without it do not see the button or action, and a direct request gets 403.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from django.contrib import admin, messages
@@ -45,6 +46,30 @@ def may_audit(request: HttpRequest, match: Match) -> bool:
     """The whole state and stored payloads: only once the match has ended, only to staff
     holding the audit permission, and only when asked for explicitly."""
     return match.ended and request.user.has_perm(AUDIT_PERMISSION) and wants_audit(request)
+
+
+# A card code, and a hex run as long as a seed: what a fault of a running match's
+# verification may quote from the seed's deal (the cards it should have dealt, the seed).
+_SECRET = re.compile(r"\b(?:[2-9TJQKA][SHDC]|X[RB])\b|\b[0-9a-f]{32,}\b")
+
+
+def report_lines(report: Report, match: Match) -> list[str]:
+    """A verification's report as the admin shows it. A fault may quote what the seed deals
+    (cards nobody has seen yet); while the match runs those are masked.
+
+    >>> running = Match(status="active")
+    >>> faulty = Report("m", faults=["#3 cards_dealt: the rules give ['AS', 'TH']"])
+    >>> for line in report_lines(faulty, running):
+    ...     print(line)
+    m: FAULT (0 events, 0 deals and reshuffles checked)
+      - #3 cards_dealt: the rules give ['··', '··']
+      note: card codes and seeds in the faults are masked while the match runs
+    """
+    lines = report.lines()
+    if match.ended or report.ok:
+        return lines
+    masked = [lines[0], *(_SECRET.sub("··", line) for line in lines[1:])]
+    return [*masked, "  note: card codes and seeds in the faults are masked while the match runs"]
 
 
 def shown_payload(row: MatchEvent, match: Match, *, whole: bool) -> dict[str, Any]:
@@ -214,6 +239,7 @@ class MatchAdmin(ReadOnlyMixin, admin.ModelAdmin):
             "audit": audit,
             "whole_state": json.dumps(game.state_to_json(state), indent=2) if audit else None,
             "report": report,
+            "report_lines": report_lines(report, match) if report else [],
         }
         return TemplateResponse(request, "admin/golf/match/state.html", context)
 
@@ -262,7 +288,7 @@ class MatchAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
     def _verify(self, request: HttpRequest, match: Match) -> Report:
         report = verify_match(match)
-        self.log_change(request, match, f"Verified the log: {report.lines()[0]}")
+        self.log_change(request, match, f"Verified the log: {report_lines(report, match)[0]}")
         return report
 
     @admin.action(description="Verify the selected matches' logs", permissions=["verify"])
@@ -270,7 +296,7 @@ class MatchAdmin(ReadOnlyMixin, admin.ModelAdmin):
         for match in queryset:
             report = self._verify(request, match)
             level = messages.SUCCESS if report.ok else messages.ERROR
-            self.message_user(request, " ".join(report.lines()), level)
+            self.message_user(request, " ".join(report_lines(report, match)), level)
 
     @admin.action(
         description="Abort the selected matches (reveals their seeds)", permissions=["abort"]

@@ -11,6 +11,7 @@ import re
 import pytest
 from django.contrib.admin.models import LogEntry
 from django.contrib.auth.models import Permission
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
@@ -276,3 +277,23 @@ def test_the_audit_download_needs_the_permission_and_parses(django_user_model, s
     lines = [json.loads(line) for line in b"".join(response.streaming_content).splitlines()]
     assert [e["seq"] for e in lines] == list(range(1, match.version + 1))
     assert [e["data"] for e in lines] == [e["data"] for e in record["events"]]
+
+
+def test_a_running_match_s_faulty_verification_quotes_no_hidden_card(admin_client, players):
+    match = played(players, "golf", "six-card", 2, 0)  # dealt, nothing turned up yet
+    # as a database superuser could: the deal's two grids swapped (the trigger bypassed)
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL session_replication_role = replica")
+        cursor.execute(
+            "UPDATE golf_matchevent SET payload = jsonb_set(payload, '{grids}', "
+            "jsonb_build_array(payload->'grids'->1, payload->'grids'->0)) "
+            "WHERE match_id = %s AND type = 'hole_dealt'",
+            [match.id],
+        )
+        cursor.execute("SET LOCAL session_replication_role = origin")
+    hidden = hidden_at(match, match.version)
+    response = admin_client.post(reverse("admin:golf_match_verify", args=[match.id]))
+    body = response.content.decode()
+    assert response.status_code == 200 and f"{match.id}: FAULT" in body and "mp-fault" in body
+    assert "masked while the match runs" in body
+    assert hidden and not hidden & set(CARD.findall(body))
