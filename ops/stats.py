@@ -6,7 +6,7 @@ and per endpoint (its resolved URL name and method) ``n|<endpoint>`` (requests) 
 ``ms|<endpoint>`` (milliseconds, summed); the slowest request of each endpoint in that
 minute goes to the sorted set ``ops:stats:<minute>:max``. Both expire an hour after their
 minute, so the aggregate keeps itself at about 120 keys. Recording is one pipelined
-round trip; reading the hour is another.
+round trip; reading the hour is another (a Lua script sums it in Redis).
 """
 
 from __future__ import annotations
@@ -98,50 +98,74 @@ class Hour:
         )
 
 
+# Sums the hour's minutes in Redis, so that one reply of a few hundred values comes back
+# however many fields the minutes hold. KEYS: the minutes' hashes, oldest first, then
+# their sorted sets of maxima in the same order. Returns the counters of each minute
+# (requests, actions, 4xx, 5xx) and, per endpoint, its name, requests, total and max ms.
+_HOUR_SCRIPT = """
+local n = #KEYS / 2
+local series, counts, totals, maxima, names = {}, {}, {}, {}, {}
+for i = 1, n do
+  local fields = redis.call('HGETALL', KEYS[i])
+  local minute = {requests = 0, actions = 0, ['4xx'] = 0, ['5xx'] = 0}
+  for j = 1, #fields, 2 do
+    local field, value = fields[j], fields[j + 1]
+    if minute[field] then
+      minute[field] = tonumber(value)
+    else
+      local kind, name = string.match(field, '^(%a+)|(.+)$')
+      if kind == 'n' then
+        if not counts[name] then counts[name] = 0; names[#names + 1] = name end
+        counts[name] = counts[name] + tonumber(value)
+      elseif kind == 'ms' then
+        totals[name] = (totals[name] or 0) + tonumber(value)
+      end
+    end
+  end
+  for _, field in ipairs({'requests', 'actions', '4xx', '5xx'}) do
+    series[#series + 1] = minute[field]
+  end
+  local slowest = redis.call('ZRANGE', KEYS[n + i], 0, -1, 'WITHSCORES')
+  for j = 1, #slowest, 2 do
+    local ms = tonumber(slowest[j + 1])
+    if ms > (maxima[slowest[j]] or 0) then maxima[slowest[j]] = ms end
+  end
+end
+local endpoints = {}
+for _, name in ipairs(names) do
+  endpoints[#endpoints + 1] = name
+  endpoints[#endpoints + 1] = counts[name]
+  endpoints[#endpoints + 1] = tostring(totals[name] or 0)
+  endpoints[#endpoints + 1] = tostring(maxima[name] or 0)
+end
+return {series, endpoints}
+"""
+
+
 def last_hour(now: float | None = None) -> Hour | None:
     """The aggregate of the last :data:`MINUTES` minutes, or ``None`` if Redis is
-    unreachable."""
+    unreachable. One round trip: the sums are made in Redis (a Lua script)."""
     redis = connection.client()
     if redis is None:
         return None
     current = _minute(now)
     minutes = range(current - MINUTES + 1, current + 1)
+    keys = [f"{PREFIX}{m}" for m in minutes]
     try:
-        pipe = redis.pipeline(transaction=False)
-        for minute in minutes:
-            pipe.hgetall(f"{PREFIX}{minute}")
-            pipe.zrange(f"{PREFIX}{minute}:max", 0, -1, withscores=True)
-        replies = pipe.execute()
+        series, flat = redis.eval(_HOUR_SCRIPT, 2 * len(keys), *keys, *(f"{k}:max" for k in keys))
     except Exception as exc:
         connection.failed(exc)
         return None
-    series = []
-    counts: dict[str, int] = {}
-    totals: dict[str, float] = {}
-    maxima: dict[str, float] = {}
-    for minute, fields, slowest in zip(minutes, replies[::2], replies[1::2], strict=True):
-        series.append(
-            Minute(
-                start=datetime.fromtimestamp(minute * 60, UTC),
-                requests=int(fields.get("requests", 0)),
-                actions=int(fields.get("actions", 0)),
-                client_errors=int(fields.get("4xx", 0)),
-                server_errors=int(fields.get("5xx", 0)),
-            )
-        )
-        for field, value in fields.items():
-            kind, _, name = field.partition("|")
-            if kind == "n":
-                counts[name] = counts.get(name, 0) + int(value)
-            elif kind == "ms":
-                totals[name] = totals.get(name, 0.0) + float(value)
-        for name, ms in slowest:
-            maxima[name] = max(maxima.get(name, 0.0), float(ms))
+    counters = [int(v) for v in series]
+    hour = [
+        Minute(datetime.fromtimestamp(m * 60, UTC), *counters[4 * i : 4 * i + 4])
+        for i, m in enumerate(minutes)
+    ]
     endpoints = []
-    for name, count in counts.items():
-        endpoint, _, method = name.rpartition(" ")
+    for i in range(0, len(flat), 4):
+        endpoint, _, method = flat[i].rpartition(" ")
         endpoints.append(
-            Endpoint(endpoint, method, count, totals.get(name, 0.0), maxima.get(name, 0.0))
+            Endpoint(endpoint, method, int(flat[i + 1]), float(flat[i + 2]), float(flat[i + 3]))
         )
     endpoints.sort(key=lambda e: (-e.mean_ms, e.name, e.method))
-    return Hour(series, endpoints)
+    return Hour(hour, endpoints)

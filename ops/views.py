@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import time
 import uuid
-from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib import admin, messages
@@ -14,6 +13,8 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
 from django.views.decorators.http import require_POST, require_safe
 
 from matches.models import Match, MatchStatus
@@ -25,40 +26,66 @@ SLOWEST_ENDPOINTS = 10
 CHART_WIDTH, CHART_HEIGHT, BAR = 600, 90, 10  # the per-minute chart, in SVG units
 
 
-@dataclass(frozen=True)
-class Bar:
-    x: int
-    y: float
-    height: float
-    label: str
-
-
-def _bars(values: list[int], labels: list[str]) -> list[Bar]:
-    """Bars of ``values`` scaled to the chart's height (the largest fills it)."""
+def _chart(title: str, values: list[int], labels: list[str]) -> SafeString:
+    """An inline SVG bar chart of ``values`` (one bar a minute, the largest filling the
+    height), each bar titled with its minute and value; built here in one pass, since
+    the template language is slow over 240 bars."""
     top = max(values, default=0) or 1
-    bars = []
-    for i, (value, label) in enumerate(zip(values, labels, strict=True)):
-        height = CHART_HEIGHT * value / top
-        bars.append(Bar(i * BAR, CHART_HEIGHT - height, height, f"{label}: {value}"))
-    return bars
+    heights = [CHART_HEIGHT * value / top for value in values]
+    bars = format_html_join(
+        "",
+        '<rect x="{}" y="{}" width="{}" height="{}"><title>{}: {}</title></rect>',
+        (
+            (i * BAR, f"{CHART_HEIGHT - h:.1f}", BAR - 2, f"{h:.1f}", label, value)
+            for i, (h, value, label) in enumerate(zip(heights, values, labels, strict=True))
+        ),
+    )
+    return format_html(
+        '<svg class="ops-chart" role="img" aria-label="{} per minute" width="{}" height="{}" '
+        'viewBox="0 0 {} {}">{}</svg>',
+        title,
+        CHART_WIDTH,
+        CHART_HEIGHT,
+        CHART_WIDTH,
+        CHART_HEIGHT,
+        bars,
+    )
+
+
+def _minutes_table(hour: stats.Hour) -> SafeString:
+    return format_html_join(
+        "",
+        '<tr><td>{}</td><td class="num">{}</td><td class="num">{}</td><td class="num">{}</td>'
+        '<td class="num">{}</td></tr>',
+        (
+            (m.start.strftime("%H:%M"), m.requests, m.actions, m.server_errors, m.client_errors)
+            for m in hour.minutes
+        ),
+    )
 
 
 @require_safe
 def dashboard(request: HttpRequest) -> HttpResponse:
     now = timezone.now()
     hour = stats.last_hour(now=time.time())
-    charts = []
+    charts, minutes = [], None
     if hour is not None:
         labels = [m.start.strftime("%H:%M") for m in hour.minutes]
-        for title, values in (
-            ("Requests", [m.requests for m in hour.minutes]),
-            ("Actions", [m.actions for m in hour.minutes]),
-            ("Server errors (5xx)", [m.server_errors for m in hour.minutes]),
-            ("Client errors (4xx)", [m.client_errors for m in hour.minutes]),
+        for title, values, errors in (
+            ("Requests", [m.requests for m in hour.minutes], False),
+            ("Actions", [m.actions for m in hour.minutes], False),
+            ("Server errors (5xx)", [m.server_errors for m in hour.minutes], True),
+            ("Client errors (4xx)", [m.client_errors for m in hour.minutes], True),
         ):
             charts.append(
-                {"title": title, "bars": _bars(values, labels), "peak": max(values, default=0)}
+                {
+                    "title": title,
+                    "svg": _chart(title, values, labels),
+                    "peak": max(values, default=0),
+                    "errors": errors,
+                }
             )
+        minutes = _minutes_table(hour)
     outbox = selectors.outbox()
     context = {
         **admin.site.each_context(request),
@@ -81,7 +108,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         else None,
         "hour": hour,
         "charts": charts,
-        "chart": {"width": CHART_WIDTH, "height": CHART_HEIGHT, "bar": BAR - 2},
+        "minutes": minutes,
         "slowest": hour.endpoints[:SLOWEST_ENDPOINTS] if hour is not None else [],
     }
     return render(request, "ops/dashboard.html", context)
