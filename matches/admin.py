@@ -92,6 +92,17 @@ class ReadOnlyMixin:
         return False
 
 
+class StaffMayRead:
+    """Every staff account may read matches and their events (hidden cards stay hidden),
+    so the app is on every staff account's index and sidebar too."""
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_active and request.user.is_staff)
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return self.has_view_permission(request)
+
+
 class SeatInline(ReadOnlyMixin, admin.TabularInline):
     model = Seat
     fields = ("index", "kind", "user", "com_level", "to_act", "joined_at")
@@ -100,7 +111,7 @@ class SeatInline(ReadOnlyMixin, admin.TabularInline):
 
 
 @admin.register(Match)
-class MatchAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class MatchAdmin(StaffMayRead, ReadOnlyMixin, admin.ModelAdmin):
     list_display = (
         "id",
         "game",
@@ -138,9 +149,6 @@ class MatchAdmin(ReadOnlyMixin, admin.ModelAdmin):
     )
     exclude = ("rules",)
     actions = ("verify_selected", "abort_selected")
-
-    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return bool(request.user.is_active and request.user.is_staff)
 
     def has_verify_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("golf.verify_match")
@@ -343,16 +351,13 @@ def _seat_names(match: Match, count: int) -> list[str]:
 
 
 @admin.register(MatchEvent)
-class MatchEventAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class MatchEventAdmin(StaffMayRead, ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("match", "seq", "type", "actor", "created_at")
     list_filter = ("type",)
     search_fields = ("=match__id",)
     fields = ("match", "seq", "type", "version", "actor", "created_at", "hash", "payload_pretty")
     readonly_fields = (*fields, "payload_whole")
     list_select_related = ("match",)
-
-    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return bool(request.user.is_active and request.user.is_staff)
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         """The stored payload only in the post-match audit (ended, permitted, asked for)."""

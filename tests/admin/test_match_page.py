@@ -297,3 +297,13 @@ def test_a_running_match_s_faulty_verification_quotes_no_hidden_card(admin_clien
     assert response.status_code == 200 and f"{match.id}: FAULT" in body and "mp-fault" in body
     assert "masked while the match runs" in body
     assert hidden and not hidden & set(CARD.findall(body))
+
+
+def test_every_staff_account_finds_the_matches_on_the_admin_index(staff, client):
+    index = staff.get(reverse("admin:index")).content.decode()
+    assert reverse("admin:golf_match_changelist") in index
+    assert reverse("admin:golf_matchevent_changelist") in index
+    assert staff.get(reverse("admin:golf_match_changelist")).status_code == 200
+    # and nobody else
+    response = client.get(reverse("admin:golf_match_changelist"))
+    assert response.status_code == 302 and "/login/" in response["Location"]
