@@ -50,7 +50,10 @@ try {
   if (plan.dashboard) {
     await open(page, "/admin/ops/dashboard/");
     summary.dashboardTitle = await page.title();
-    await shot(page, "dashboard");
+    summary.dashboardActive = await page.locator("#ops-matches tr[data-game]").evaluateAll((rows) =>
+      Object.fromEntries(rows.map((row) => [row.getAttribute("data-game"), Number(row.querySelector("td[data-status=active]")?.textContent ?? -1)])),
+    );
+    await shot(page, "browser-dashboard");
     summary.steps.push("dashboard");
   }
 

@@ -53,7 +53,7 @@ def test_staff_log_in_moderate_and_read_a_running_match_without_hidden_cards(liv
         "username": "operator",
         "password": "pw-operator-123",
         "account": {"id": target.pk, "username": target.username},
-        "dashboard": False,
+        "dashboard": True,
         "matches": [
             {
                 "id": str(match.id),
@@ -66,8 +66,11 @@ def test_staff_log_in_moderate_and_read_a_running_match_without_hidden_cards(liv
 
     summary, seconds = run(plan)
 
-    assert summary["steps"] == ["login", "suspend", "lift", "match"], summary
+    assert summary["steps"] == ["login", "dashboard", "suspend", "lift", "match"], summary
     assert summary["consoleErrors"] == []
+    # the dashboard counted the running matches (before the suspension aborted one)
+    assert summary["dashboardTitle"].startswith("Operations dashboard")
+    assert summary["dashboardActive"] == {"golf": 2, "hearts": 1, "ninety-nine": 1}
     # the suspension and its lifting, on the page and in the admin log under the operator
     # (the admin's message list capitalizes a message's first letter)
     suspended, lifted = summary["suspendedMessage"].strip(), summary["liftedMessage"].strip()
