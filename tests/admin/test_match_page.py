@@ -57,12 +57,16 @@ def staff(django_user_model) -> Client:
     return staff_with(django_user_model, "sam")
 
 
-def played(players, game: str, preset: str | None, seats: int, moves: int, seed: int = 7) -> Match:
-    """A match of humans only, ``moves`` legal moves in (each a seat's random legal action)."""
+def played(
+    players, game: str, preset: str | None, seats: int, moves: int, seed: int = 7, **rules: object
+) -> Match:
+    """A match of humans only, ``moves`` legal moves in (each a seat's random legal action),
+    or fewer if it ends first."""
     match = match_create(
         creator=players[0],
         game=game,
         preset=preset,
+        rules=dict(rules),
         seats=[{"type": "me"}] + [{"type": "open"}] * (seats - 1),
         hints=False,
     )
@@ -71,6 +75,8 @@ def played(players, game: str, preset: str | None, seats: int, moves: int, seed:
     rng = random.Random(seed)
     for _ in range(moves):
         match.refresh_from_db()
+        if match.ended:
+            break
         seat = match.seats_to_act[0]
         user = players[seat]
         action = rng.choice(match_view(match, user)["legal_actions"])
@@ -134,6 +140,29 @@ def test_each_game_is_drawn_as_a_board_at_a_past_version(
     # the events up to that version beside the board, none after
     events = re.findall(r'<li value="(\d+)"', body)
     assert [int(seq) for seq in events] == list(range(1, version + 1))
+
+
+@pytest.mark.parametrize(
+    ("game", "preset", "seats", "rules"),
+    [
+        ("golf", "six-card", 2, {"holes": 1}),
+        ("hearts", "hearts-classic", 4, {"max_deals": 1}),
+        ("ninety-nine", None, 3, {"max_deals": 1}),
+    ],
+)
+def test_a_finished_match_is_drawn_at_its_end_and_audited_on_request(
+    admin_client, players, game, preset, seats, rules
+):
+    match = played(players, game, preset, seats, 1000, **rules)
+    assert match.status == MatchStatus.FINISHED
+    view = get_game(game).view(state_at(match, match.version), None)
+    body = page(admin_client, match).content.decode()
+    assert "The match has ended: the spectator" in body and "The whole state" not in body
+    assert len(re.findall(r'class="mp-seat[ "]', body)) == seats
+    assert set(SHOWN_CARD.findall(body)) <= cards_in(view)
+    assert f"{match.id}: OK" not in body  # no report unasked
+    audit = page(admin_client, match, audit="1")
+    assert audit.status_code == 200 and "The whole state at version" in audit.content.decode()
 
 
 @pytest.mark.parametrize(("game", "preset", "seats", "moves"), GAMES)
