@@ -91,6 +91,16 @@ class Match(models.Model):
             models.Index(fields=["status", "-updated_at"], name="golf_match_status_idx"),
             models.Index(fields=["preset", "-created_at"], name="golf_match_preset_idx"),
             models.Index(fields=["game", "-created_at"], name="golf_match_game_idx"),
+            # the operators' dashboard (ops/selectors.py): counts by game and status from
+            # the index alone, and the active matches by turn start with what the stall
+            # check reads
+            models.Index(fields=["game", "status"], name="golf_match_game_status_idx"),
+            models.Index(
+                fields=["turn_started_at"],
+                include=["id", "game", "version", "phase", "turn_timeout", "round_pause_seconds"],
+                condition=Q(status="active"),
+                name="golf_match_active_turn_idx",
+            ),
         ]
         verbose_name_plural = "matches"
         # What operators may do beyond reading (the admin shows an action only to staff
@@ -161,7 +171,15 @@ class Seat(models.Model):
                 name="golf_seat_kind_consistent",
             ),
         ]
-        indexes = [models.Index(fields=["user", "to_act"], name="golf_seat_user_idx")]
+        indexes = [
+            models.Index(fields=["user", "to_act"], name="golf_seat_user_idx"),
+            # the matches waiting on a COM (the dashboard's stall check): a few rows
+            models.Index(
+                fields=["match"],
+                condition=Q(kind="com", to_act=True),
+                name="golf_seat_com_turn_idx",
+            ),
+        ]
 
     def __str__(self) -> str:
         who = self.user or self.com_level or "open"
