@@ -1,6 +1,8 @@
-"""What the dashboard reads. Each query is one statement that the match table's indexes
-serve (``status``, ``game``) and that returns few rows, however many matches the store
-holds; the Redis reads are one round trip each and say ``None`` when Redis is away."""
+"""What the dashboard reads. Each query is one statement served by an index made for it
+(matches/migrations/0012_dashboard_indexes.py: ``(game, status)``; the active matches by
+turn start; the seats of a COM whose turn it is) and returns few rows, however many
+matches the store holds; the Redis reads are one round trip each and say ``None`` when
+Redis is away."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from django.db.models import Case, Count, DurationField, F, Func, Min, Q, When
 from django.utils import timezone
 
 from games import all_games
-from matches.models import FollowUp, Match, MatchStatus, SeatKind
+from matches.models import FollowUp, Match, MatchStatus, Seat, SeatKind
 from ops import connection
 
 STALLED_LIMIT = 50
@@ -73,11 +75,11 @@ def stalled(older_than: float | None = None, limit: int = STALLED_LIMIT) -> list
     now = timezone.now()
     cutoff = now - timedelta(seconds=older_than)
     active = Match.objects.filter(status=MatchStatus.ACTIVE, turn_started_at__isnull=False)
+    waiting_on_com = Seat.objects.filter(kind=SeatKind.COM, to_act=True).values("match_id")
     on_com = (
-        active.filter(turn_started_at__lte=cutoff, seats__kind=SeatKind.COM, seats__to_act=True)
+        active.filter(turn_started_at__lte=cutoff, pk__in=waiting_on_com)
         .order_by("turn_started_at")
-        .values_list("id", "game", "version", "turn_started_at")
-        .distinct()[:limit]
+        .values_list("id", "game", "version", "turn_started_at")[:limit]
     )
     found = [Stalled(str(i), g, v, "com", t) for i, g, v, t in on_com]
     in_pause = Q()
