@@ -248,48 +248,85 @@ export async function events(id, query, signal) {
 
 /**
  * Follows the log as it is written: GET stream as NDJSON (one event a line, an empty line
- * to keep alive) from after `query.after`. Answers the events one by one as they come, until
- * the stream ends (the match has ended, or the stream lived its time: read on from the last
- * seq), or null when the match has ended with nothing after `after` (204). Reading stops, and
- * the connection is released, when `signal` aborts or the reader of the events stops.
+ * to keep alive) from after `query.after`. Answers the stream (its events one by one, until
+ * it ends: the match has ended, or the stream lived its time, and it is read again from the
+ * last seq), or null when the match has ended with nothing after `after` (204). Aborting
+ * `signal`, or closing the stream, lets the connection go.
  * @param {string} id @param {StreamQuery & {after: number}} query @param {AbortSignal} signal
- * @returns {Promise<AsyncGenerator<GameEvent, void, void> | null>}
+ * @returns {Promise<EventStream | null>}
  */
 export async function stream(id, query, signal) {
   const path = `/matches/${encodeURIComponent(id)}/stream?after=${query.after}`;
   const response = await request("GET", path, { headers: { Accept: NDJSON }, signal });
   if (response.status === 204 || !response.body) return null;
-  return streamEvents(response.body.getReader());
+  return new EventStream(response.body.getReader());
 }
 
 /**
- * The events of a stream's body, a line each; a line cut short by a dropped connection is
- * not one (the stream is read again from the last event).
- * @param {ReadableStreamDefaultReader<Uint8Array>} reader
- * @returns {AsyncGenerator<GameEvent, void, void>}
+ * The events of a stream's body, a line each, read as they arrive (whether or not they are
+ * taken yet), so that a reader can tell that more have come (`pending`): the moves of one
+ * commit (a COM's card and its going out) arrive together. A line cut short by a dropped
+ * connection is not an event.
  */
-async function* streamEvents(reader) {
-  const decoder = new TextDecoder();
-  let buffered = "";
-  try {
-    for (;;) {
-      let chunk;
-      try {
-        chunk = await reader.read();
-      } catch (error) {
-        if (error instanceof DOMException && error.name === "AbortError") throw error;
-        throw new ApiError(0, null, "The connection to the service was lost.");
+export class EventStream {
+  /** @param {ReadableStreamDefaultReader<Uint8Array>} reader */
+  constructor(reader) {
+    this.reader = reader;
+    /** @type {GameEvent[]} events that have arrived, not taken yet */
+    this.queue = [];
+    this.ended = false;
+    /** @type {unknown} why the stream ended early (the connection dropped, or was aborted) */
+    this.failure = null;
+    /** @type {(() => void) | null} */
+    this.wake = null;
+    void this.read();
+  }
+
+  async read() {
+    const decoder = new TextDecoder();
+    let buffered = "";
+    try {
+      for (let chunk = await this.reader.read(); !chunk.done; chunk = await this.reader.read()) {
+        buffered += decoder.decode(chunk.value, { stream: true });
+        for (let end = buffered.indexOf("\n"); end >= 0; end = buffered.indexOf("\n")) {
+          /** @type {StreamLine} */
+          const line = buffered.slice(0, end).trim();
+          buffered = buffered.slice(end + 1);
+          if (line) this.queue.push(/** @type {GameEvent} */ (JSON.parse(line))); // an empty line keeps alive
+        }
+        this.notify();
       }
-      if (chunk.done) return;
-      buffered += decoder.decode(chunk.value, { stream: true });
-      for (let end = buffered.indexOf("\n"); end >= 0; end = buffered.indexOf("\n")) {
-        /** @type {StreamLine} */
-        const line = buffered.slice(0, end).trim();
-        buffered = buffered.slice(end + 1);
-        if (line) yield /** @type {GameEvent} */ (JSON.parse(line)); // an empty line keeps alive
-      }
+    } catch (error) {
+      const aborted = error instanceof DOMException && error.name === "AbortError";
+      this.failure = aborted ? error : new ApiError(0, null, "The connection to the service was lost.");
     }
-  } finally {
-    reader.cancel().catch(() => {}); // the connection goes when the events are no longer read
+    this.ended = true;
+    this.notify();
+  }
+
+  notify() {
+    const wake = this.wake;
+    this.wake = null;
+    if (wake) wake();
+  }
+
+  /** How many events have arrived and are not taken yet. */
+  get pending() {
+    return this.queue.length;
+  }
+
+  /** The next event, as soon as it has arrived; null once the stream has ended (an
+   * ApiError, or the AbortError, when it was cut). @returns {Promise<GameEvent | null>} */
+  async next() {
+    while (this.queue.length === 0 && !this.ended) await new Promise((resolve) => (this.wake = () => resolve(undefined)));
+    const event = this.queue.shift();
+    if (event) return event;
+    if (this.failure) throw this.failure;
+    return null;
+  }
+
+  /** Lets the connection go (the events are no longer read). */
+  close() {
+    this.reader.cancel().catch(() => {});
   }
 }

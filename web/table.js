@@ -115,6 +115,8 @@ export class Table {
     this.past = null;
     this.version = 0;
     this.busy = false;
+    /** whether the version shown is one in passing, later ones having arrived (no moves offered) */
+    this.passing = false;
     /** @type {string[]} */
     this.log = [];
     /** @type {A | null} */
@@ -303,7 +305,14 @@ export class Table {
     const events = await api.stream(this.detail.id, { after: this.version }, signal);
     this.connected();
     if (!events) return false; // the match has ended, and this page has shown all of it
-    for await (const event of events) await this.showEvent(event, signal);
+    try {
+      for (let event = await events.next(); event; event = await events.next()) {
+        await this.showEvent(event, signal, () => events.pending > 0);
+      }
+    } finally {
+      events.close();
+      this.settle(signal);
+    }
     return true;
   }
 
@@ -314,21 +323,39 @@ export class Table {
   async poll(signal) {
     const page = await api.events(this.detail.id, { after: this.version, wait: 25 }, signal);
     this.connected();
-    for (const event of page.events) await this.showEvent(event, signal);
+    try {
+      for (const event of page.events) await this.showEvent(event, signal, () => event.seq < page.version);
+    } finally {
+      this.settle(signal);
+    }
     return true;
+  }
+
+  /** After a read: a version shown in passing (more were coming) offers its moves again. @param {AbortSignal} signal */
+  settle(signal) {
+    if (!this.passing || signal.aborted) return;
+    this.passing = false;
+    this.render();
   }
 
   /**
    * Shows the view after a new event (GET states/{seq}), at least PACE_MS after the last
-   * one shown, so that moves made in a row (the COMs') appear one by one.
-   * @param {GameEvent} event @param {AbortSignal} signal
+   * one shown, so that moves made in a row (the COMs') appear one by one. While `more()`
+   * says that later events have arrived, the version is shown in passing: its moves are
+   * not offered (they would be sent against a version the match has left).
+   * @param {GameEvent} event @param {AbortSignal} signal @param {() => boolean} more
    */
-  async showEvent(event, signal) {
-    if (event.seq <= this.version) return; // already shown (our own action's answer)
+  async showEvent(event, signal, more) {
+    if (event.seq <= this.version) {
+      // already shown (our own action's answer, or the table read again after a 412)
+      if (!more()) this.settle(signal);
+      return;
+    }
     await sleep(this.shownAt + PACE_MS - performance.now(), signal);
     if (signal.aborted) return;
     const view = this.narrow(await api.stateAt(this.detail.id, event.seq, signal));
     if (!view || event.seq <= this.version || signal.aborted) return;
+    this.passing = more();
     this.record(event);
     this.show(view);
   }
@@ -358,7 +385,7 @@ export class Table {
 
   /** @returns {A[]} */
   legal() {
-    return this.view && !this.busy && !this.past ? this.view.legal_actions : [];
+    return this.view && !this.busy && !this.passing && !this.past ? this.view.legal_actions : [];
   }
 
   /** The view to draw: a past version picked on the history slider, or the live one. */
@@ -420,7 +447,7 @@ export class Table {
 
   /** Whether it is this page's seat to act, with moves offered. @param {V} view */
   yourTurn(view) {
-    return !this.past && view.seat !== null && view.seats_to_act.includes(view.seat) && view.legal_actions.length > 0;
+    return !this.past && !this.passing && view.seat !== null && view.seats_to_act.includes(view.seat) && view.legal_actions.length > 0;
   }
 
   /**
@@ -460,7 +487,10 @@ export class Table {
   /** @param {number} version */
   async reload(version) {
     const view = this.narrow(await api.stateAt(this.detail.id, version, this.abort.signal));
-    if (view && version >= this.version) this.show(view);
+    if (view && version >= this.version) {
+      this.passing = false; // the match's latest version, as the API says
+      this.show(view);
+    }
   }
 
   async askHint() {
@@ -531,7 +561,7 @@ export class Table {
       "data-version": String(view.version),
       "data-phase": view.phase,
       "data-your-turn": String(this.yourTurn(view) && !this.busy),
-      "data-busy": String(this.busy),
+      "data-busy": String(this.busy || this.passing),
       "data-history": String(this.past !== null),
     });
     table.append(
