@@ -128,6 +128,21 @@ function option(value, text, selected) {
   return el("option", selected ? { value, selected: "" } : { value }, [text]);
 }
 
+/**
+ * A Golf preset's rules in a few words, for the lobby ("" for another game's).
+ * @param {api.Schemas["GameRules"]} rules
+ */
+function rulesText(rules) {
+  if (!("grid" in rules)) return "";
+  const [rows, cols] = rules.grid.split("x").map(Number);
+  return [
+    `${(rows ?? 0) * (cols ?? 0)} cards each, ${rows} rows of ${cols}`,
+    rules.jokers ? "jokers in the deck" : "no jokers",
+    rules.opening_flips === "in_turn" ? "the opening flips in turn" : "",
+    rules.final_turns === "none" ? "the hole ends as soon as a grid is all face up" : "when a grid is all face up, the others have one more turn",
+  ].filter(Boolean).join("; ") + ".";
+}
+
 /** A match of any game against COMs: the game, its presets and COM levels from GET /api/games.
  * @param {api.Game[]} games @param {string} name the game shown */
 function newMatchForm(games, name) {
@@ -135,11 +150,14 @@ function newMatchForm(games, name) {
   if (!game) return el("p", {}, ["This service has no games."]);
   const golf = game.name === "golf";
   const choose = el("select", { id: "game", name: "game" }, games.map((g) => option(g.name, g.title, g.name === game.name)));
-  const presetSelect = el("select", { id: "preset", name: "preset" }, game.presets.map((p) => option(p.name, p.name, p.name === game.default_preset)));
+  const presetSelect = el("select", { id: "preset", name: "preset", "aria-describedby": "preset-rules" }, game.presets.map((p) => option(p.name, p.name, p.name === game.default_preset)));
+  const presetRules = el("p", { id: "preset-rules", class: "help" });
   const opponents = el("select", { id: "opponents", name: "opponents" });
   const openSeats = el("select", { id: "open-seats", name: "open" });
   const fillOpponents = () => {
     const preset = game.presets.find((p) => p.name === presetSelect.value);
+    presetRules.textContent = preset ? rulesText(preset.rules) : "";
+    presetRules.hidden = !presetRules.textContent;
     const limits = preset?.seats ?? game.seats;
     const usual = (game.default_seats[presetSelect.value]?.length ?? limits.min) - 1;
     const counts = Array.from({ length: limits.max }, (_, i) => i);
@@ -156,6 +174,7 @@ function newMatchForm(games, name) {
     el("p", {}, [game.description]),
     el("label", { for: "preset" }, ["Rules"]),
     presetSelect,
+    presetRules,
     el("label", { for: "rounds" }, [`${round}s`]),
     el("input", { id: "rounds", name: "rounds", type: "number", min: "1", max: golf ? "18" : "50", value: "1", required: "" }),
     el("label", { for: "opponents" }, ["Computer opponents"]),

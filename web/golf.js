@@ -4,7 +4,7 @@
 // follows the match (table.js), showing each version one by one.
 
 import { cardFace, cardName } from "./cards.js";
-import { Table, el } from "./table.js";
+import { Table, el, plural } from "./table.js";
 
 /** @typedef {import("./api.js").GolfView} GolfView */
 /** @typedef {import("./api.js").GolfAction} GolfAction */
@@ -162,7 +162,7 @@ export class GolfTable extends Table {
     block.append(
       el("h3", {}, [
         mine ? "You" : name,
-        el("span", { class: "showing" }, [` · ${showing} showing`]),
+        el("span", { class: "showing" }, [` · ${plural(showing, "point")} showing`]),
         toAct ? el("span", { class: "to-act-mark" }, [" · to play"]) : "",
       ]),
     );
