@@ -3,14 +3,73 @@
 Django's synchronous views run on a pool of ``WEB_THREADS`` threads per process (a2wsgi's
 WSGI adapter: one hand-over per request, as fast as a threaded WSGI server); in front of
 them, :class:`api.push.PushRouter` serves the waiting readers (long-polls and event
-streams) on the event loop, so that a waiting client costs no thread.
+streams) on the event loop, so that a waiting client costs no thread, and
+:class:`BodyFirst` reads a request's body on the event loop before its thread starts.
 """
 
 import gc
+import io
 import os
+from typing import Any
 
 from a2wsgi import WSGIMiddleware
 from django.core.wsgi import get_wsgi_application
+
+BODY = "golf.body"  # the scope's key for a body read on the event loop
+
+
+class BodyFirst:
+    """Reads a request body of up to ``limit`` bytes on the event loop and hands it to
+    the thread with the request (``scope[BODY]``), so the view reads it from memory: the
+    WSGI adapter would otherwise fetch it from the event loop while its thread waits (a
+    hand-over between threads for every action). A body sent without a length (chunked)
+    is read the same way and given its length, which Django needs to read it at all; one
+    longer than ``limit`` then reaches Django with its first ``limit + 1`` bytes, which
+    Django refuses as too large. A larger body of a declared length streams as before."""
+
+    def __init__(self, app: Any, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        length, chunked = _length_of(scope) if scope["type"] == "http" else (None, False)
+        if (length is None and not chunked) or (length is not None and length > self.limit):
+            await self.app(scope, receive, send)
+            return
+        body = bytearray()
+        while len(body) <= self.limit:
+            message = await receive()
+            if message["type"] != "http.request":  # the client left before its body came
+                return
+            body += message.get("body", b"")
+            if not message.get("more_body", False):
+                break
+        await self.app({**scope, BODY: bytes(body)}, receive, send)
+
+
+def _length_of(scope: dict[str, Any]) -> tuple[int | None, bool]:
+    """The request's declared length (``None``: none, or not a number), and whether its
+    body comes chunked."""
+    length, chunked = None, False
+    for name, value in scope["headers"]:
+        if name == b"content-length":
+            length = int(value) if value.isdigit() else None
+        elif name == b"transfer-encoding":
+            chunked = b"chunked" in value.lower()
+    return length, chunked
+
+
+def body_from_scope(django_application: Any) -> Any:
+    """The WSGI application reading a body :class:`BodyFirst` read from memory."""
+
+    def application(environ: dict[str, Any], start_response: Any) -> Any:
+        body = environ.get("asgi.scope", {}).get(BODY)
+        if body is not None:
+            environ["wsgi.input"] = io.BytesIO(body)
+            environ["CONTENT_LENGTH"] = str(len(body))
+        return django_application(environ, start_response)
+
+    return application
 
 
 def _application():  # type: ignore[no-untyped-def]
@@ -20,9 +79,10 @@ def _application():  # type: ignore[no-untyped-def]
 
     from api.push import PushRouter
 
-    return PushRouter(
-        WSGIMiddleware(django_application, workers=settings.WEB_THREADS),
-        threads=settings.PUSH_THREADS,
+    threads = WSGIMiddleware(body_from_scope(django_application), workers=settings.WEB_THREADS)
+    return BodyFirst(
+        PushRouter(threads, threads=settings.PUSH_THREADS),
+        limit=settings.DATA_UPLOAD_MAX_MEMORY_SIZE,
     )
 
 
