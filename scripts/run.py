@@ -94,9 +94,11 @@ def serve(var: Path, env: dict[str, str]) -> int:
         for name, command in _processes(env, var).items():
             children[name] = subprocess.Popen(command, cwd=ROOT, env=env)
         base = f"http://{env['HOST']}:{env['PORT']}"
-        print(f"API:      {base}/api/\n"
+        print(f"Play:     {base}/ (the web client: register and play in a browser)\n"
+              f"API:      {base}/api/\n"
               f"API docs: {base}/api/docs/ (Swagger UI), {base}/api/redoc/ (Redoc)\n"
-              f"Admin:    {base}/admin/ (create an account: scripts/manage createsuperuser)\n"
+              f"Admin:    {base}/admin/ (create an account: scripts/manage createsuperuser;"
+              f" dashboard: {base}/admin/ops/dashboard/)\n"
               f"Health:   {base}/healthz  Ready: {base}/readyz\n"
               f"Data:     {var}\n"
               "Press Ctrl-C to stop.", flush=True)  # fmt: skip
