@@ -92,6 +92,20 @@ class ReadOnlyMixin:
         return False
 
 
+class NoLookupsOnSecrets:
+    """The admin lets a list be filtered by any of the model's own fields from the query
+    string (``?payload__icontains=QS``): on a field that holds hidden information that would
+    answer, one count per guess, whether a running match's face-down card or seed holds
+    some value. Such lookups are refused (400), for every account."""
+
+    secret_fields: frozenset[str] = frozenset()
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest) -> bool:
+        if lookup.split("__", 1)[0] in self.secret_fields:
+            return False
+        return bool(super().lookup_allowed(lookup, value, request))
+
+
 class StaffMayRead:
     """Every staff account may read matches and their events (hidden cards stay hidden),
     so the app is on every staff account's index and sidebar too."""
@@ -111,7 +125,8 @@ class SeatInline(ReadOnlyMixin, admin.TabularInline):
 
 
 @admin.register(Match)
-class MatchAdmin(StaffMayRead, ReadOnlyMixin, admin.ModelAdmin):
+class MatchAdmin(NoLookupsOnSecrets, StaffMayRead, ReadOnlyMixin, admin.ModelAdmin):
+    secret_fields = frozenset({"snapshot"})  # the whole state: seed, stock, every hand
     list_display = (
         "id",
         "game",
@@ -355,7 +370,8 @@ def _seat_names(match: Match, count: int) -> list[str]:
 
 
 @admin.register(MatchEvent)
-class MatchEventAdmin(StaffMayRead, ReadOnlyMixin, admin.ModelAdmin):
+class MatchEventAdmin(NoLookupsOnSecrets, StaffMayRead, ReadOnlyMixin, admin.ModelAdmin):
+    secret_fields = frozenset({"payload"})  # as stored: the seed, deals, passes
     list_display = ("match", "seq", "type", "actor", "created_at")
     list_filter = ("type",)
     search_fields = ("=match__id",)
