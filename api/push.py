@@ -61,9 +61,16 @@ def event_chunk(event: dict[str, Any], media_type: str) -> bytes:
     return f"id: {event['seq']}\ndata: {data}\n\n".encode()
 
 
-def events_page(match_id: str, seat: int | None, after: int, limit: int) -> dict[str, Any]:
-    """The events list's body: the events after ``after`` as ``seat`` may see them."""
-    match = Match.objects.only("id", "version", "status").get(pk=match_id)
+def events_page(
+    match_id: str, seat: int | None, account: object, after: int, limit: int
+) -> dict[str, Any]:
+    """The events list's body: the events after ``after`` as ``seat`` may see them while
+    ``account`` still holds it. A seat handed to a COM since the reader came (a suspension,
+    ``matches.services.seat_to_com``) is no longer its to see: it then reads as a spectator,
+    as any request it makes now would."""
+    match = Match.objects.only("id", "version", "status", "seat_users").get(pk=match_id)
+    if seat is not None and (seat >= len(match.seat_users) or match.seat_users[seat] != account):
+        seat = None
     events = selectors.events_of_seat(match, seat, after=after, limit=limit)
     next_after = events[-1]["seq"] if events else after
     return {
@@ -128,7 +135,7 @@ def blocking_stream(note: dict[str, Any]) -> Iterator[bytes]:
     deadline = time.monotonic() + settings.PUSH_STREAM_MAX_SECONDS
     after = note["after"]
     while True:
-        page = events_page(note["match"], note["seat"], after, 500)
+        page = events_page(note["match"], note["seat"], note["account"], after, 500)
         for event in page["events"]:
             yield event_chunk(event, note["media_type"])
             after = event["seq"]
@@ -212,13 +219,15 @@ class PushRouter:
             await send({"type": "http.response.body", "body": content})
 
     async def _page(self, note: dict[str, Any], after: int, limit: int) -> dict[str, Any]:
-        """The events after ``after`` as the note's seat sees them; one database read for
-        every reader of that match, seat and place that asks at the same moment."""
-        key = (note["match"], note["seat"], after, limit)
+        """The events after ``after`` as the note's seat sees them (while its account holds
+        it); one database read for every reader of that match, seat and place that asks at
+        the same moment."""
+        account = note["account"] if note["seat"] is not None else None
+        key = (note["match"], note["seat"], account, after, limit)
         shared = self._reads.get(key)
         if shared is None:
             shared = asyncio.ensure_future(
-                self._sync(events_page, note["match"], note["seat"], after, limit)
+                self._sync(events_page, note["match"], note["seat"], account, after, limit)
             )
             self._reads[key] = shared
             shared.add_done_callback(lambda _: self._reads.pop(key, None))
