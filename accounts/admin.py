@@ -137,6 +137,16 @@ class AccountAdmin(UserAdmin):
         if not self.has_suspend_permission(request):
             raise PermissionDenied
 
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        # Django drops an action the user may not run and answers "no action selected"; a
+        # request naming one anyway is refused outright (403), as the views' are.
+        action = request.POST.get("action") if request.method == "POST" else None
+        if action in self.actions and action not in self.get_actions(request):
+            raise PermissionDenied(f"you may not run {action}")
+        return super().changelist_view(request, extra_context)
+
     # --- the page ------------------------------------------------------------------------
     def get_urls(self) -> list[Any]:
         view = self.admin_site.admin_view

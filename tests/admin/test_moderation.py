@@ -309,8 +309,10 @@ def test_staff_without_the_permission_neither_see_nor_use_it(client, bob, clerk)
     superuser = type(bob).objects.create_superuser("root", password="pw-root-123")
     account_suspend(user=bob, by=superuser, reason="spam", running="abort")
     assert client.post(reverse("admin:accounts_user_lift", args=[bob.pk])).status_code == 403
-    lift = {"action": "lift_selected", "_selected_action": [bob.pk]}
-    client.post(reverse("admin:accounts_user_changelist"), lift)
+    changelist = reverse("admin:accounts_user_changelist")
+    for action in ("lift_selected", "suspend_selected"):  # named anyway: refused outright
+        chosen = {"action": action, "_selected_action": [bob.pk]}
+        assert client.post(changelist, chosen).status_code == 403
     bob.refresh_from_db()
     assert bob.suspended_at is not None
 
