@@ -94,41 +94,57 @@ class _Sim:
         self.lines_at = _lines_at(rules)
 
     # --- what a seat believes its grid is worth: face-down cards at the mean --------------
-    def _line_value(self, seat: int, line: tuple[int, ...], pos: int, rank: str | None) -> float:
-        grid, up, values, keys = self.grids[seat], self.up[seat], self.values, self.keys
-        first = None
-        total = 0.0
-        matched = True
-        for q in line:
-            if q == pos:
-                r: str | None = rank
-            else:
-                r = grid[q] if up[q] else None
-            if r is None:
-                matched = False
-                total += self.mean
-            else:
-                total += values[r]
-                if first is None:
-                    first = r
-                elif keys[r] != keys[first]:
-                    matched = False
-        if matched and not (self.rules.negative_pairs_keep_value and total < 0):
-            return 0.0
-        return total
-
     def gain(self, seat: int, pos: int, rank: str) -> float:
-        """Points ``seat`` expects to save by putting ``rank`` at ``pos``."""
+        """Points ``seat`` expects to save by putting ``rank`` at ``pos`` (its face-down
+        cards counted at the mean; a line of matching face-up cards scores nothing)."""
+        grid, up, values, keys, mean = (
+            self.grids[seat],
+            self.up[seat],
+            self.values,
+            self.keys,
+            self.mean,
+        )
+        old = grid[pos] if up[pos] else None
+        old_v = mean if old is None else values[old]
+        new_v = values[rank]
         lines = self.lines_at[pos]
-        old = self.grids[seat][pos] if self.up[seat][pos] else None
         if not lines:
-            return self.cell(old) - self.values[rank]
-        before = sum(self._line_value(seat, line, pos, old) for line in lines)
-        after = sum(self._line_value(seat, line, pos, rank) for line in lines)
-        return before - after
-
-    def cell(self, rank: str | None) -> float:
-        return self.mean if rank is None else self.values[rank]
+            return old_v - new_v
+        keep = self.rules.negative_pairs_keep_value
+        # the line totals are summed in line order, before and after, as the values compared
+        # elsewhere are: the same sums to the last bit, so ties break the same way
+        before_sum = after_sum = 0.0
+        for line in lines:
+            before = after = 0.0
+            key = None  # the match key the other cards of the line share
+            same = True  # the other cards are all face up and share ``key``
+            for q in line:
+                if q == pos:
+                    before += old_v
+                    after += new_v
+                elif up[q]:
+                    r = grid[q]
+                    v = values[r]
+                    before += v
+                    after += v
+                    if same:
+                        k = keys[r]
+                        if key is None:
+                            key = k
+                        elif k != key:
+                            same = False
+                else:
+                    before += mean
+                    after += mean
+                    same = False
+            if same:
+                if old is not None and keys[old] == key and not (keep and before < 0):
+                    before = 0.0
+                if keys[rank] == key and not (keep and after < 0):
+                    after = 0.0
+            before_sum += before
+            after_sum += after
+        return before_sum - after_sum
 
     def best_spot(self, seat: int, rank: str) -> tuple[float, int]:
         return max((self.gain(seat, p, rank), -p) for p in range(self.rules.cells))

@@ -208,17 +208,35 @@ def test_greedy_takes_a_discard_only_to_lower_its_score_and_places_it_best():
     assert POLICIES["greedy"](view, rules, random.Random(1)) == DrawFromStock()
 
 
-def test_normal_goes_out_when_the_opponent_has_more_to_gain_from_the_hole_going_on():
+def five_in_hand(mine, theirs):  # type: ignore[no-untyped-def]
+    """Seat 0's view in six-card golf with a 5 drawn from the stock and the grids given."""
     rules = Rules.from_preset("six-card")
     grids = [["AS", "AC", "AD", "AH", "KS", "KC"], ["QS", "QC", "QD", "QH", "JS", "JC"]]
     state = opened(rules, grids, "8D", ["5S", "KH", "KD"], [COM, COM])
     state, _ = act(state, 0, DrawFromStock())
     view = view_for(state, 0)
     assert view.drawn_card == "5S"
+    return rules, dataclasses.replace(view, grids=(mine, theirs))
+
+
+def test_normal_goes_out_when_the_opponent_has_more_to_gain_from_the_hole_going_on():
     # 2 5 3 / ? 5 2 with a 5 in hand: placing it at 3 goes out with 4 points, while the
     # opponent (? 4 2 / ? ? 3) has three face-down cards to improve. Its one last turn is
     # no reason to keep playing: it gets that turn, and more, if the hole goes on.
     mine = ("2C", "5D", "3C", None, "5H", "2D")
     theirs = (None, "4C", "2H", None, None, "3D")
-    view = dataclasses.replace(view, grids=(mine, theirs))
+    rules, view = five_in_hand(mine, theirs)
     assert POLICIES["normal"](view, rules, random.Random(1)) == SwapCard(3)
+
+
+def test_hard_does_not_go_out_far_behind():
+    # T J Q / 9 8 ? with a 5 in hand: at 5 it would go out with 52 points against a grid
+    # showing K K A / K K ? (about 7); anywhere else it lowers its grid and plays on
+    mine = ("TC", "JD", "QC", "9H", "8D", None)
+    theirs = ("KS", "KH", "AC", "KD", "KC", None)
+    rules, view = five_in_hand(mine, theirs)
+    searched = Budget(clear_margin=1000.0)  # no shortcut: the rollouts are played
+    for seed in range(3):
+        action = search_policy(view, rules, random.Random(seed), searched)
+        assert isinstance(action, SwapCard), seed
+        assert action.position != 5, seed
