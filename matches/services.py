@@ -585,9 +585,16 @@ def _act_unlocked(
     state, new_state, rows, first_seq, idempotency = _decided(
         match, user, seat, action_json, expected_version, idempotency_key, digest
     )
-    condition = None
+    # The seat must still be the user's when the write is made: a seat handed to a COM
+    # since the read (which moves no version) sends the action the locked way, which
+    # refuses it. And the token must still hold.
+    checks = [("(seat_users ->> %s::int) = %s", (seat, str(user.pk)))]
     if token is not None:
-        condition = (token_sql(), (token.key, token.user_id))
+        checks.append((token_sql(), (token.key, token.user_id)))
+    condition = (
+        " AND ".join(f"({sql})" for sql, _ in checks),
+        tuple(param for _, params in checks for param in params),
+    )
     written = _refresh_read_model(
         match, state, new_state, rows, condition=condition, idempotency=idempotency
     )
@@ -772,8 +779,8 @@ def seat_to_com(
     as ``com:<level>:<seat>`` from then on. Works on a local match too (one of the
     creator's seats), and when only COMs remain.
 
-    Should a player's action race this change, its write may schedule no COM turn; the
-    sweeper (``tasks.sweep``) then finds the COM seat to act and re-enqueues its turn.
+    A player's action read before this change is not written after it: its write holds
+    only while the seat is still the player's, and made again under the lock it is refused.
     """
     if not getattr(by, "is_staff", False):
         raise errors.PermissionDenied("only staff may hand a seat to a COM")

@@ -79,3 +79,25 @@ def test_an_action_without_a_race_takes_no_lock(alice, duel, monkeypatch):
     monkeypatch.setattr(services, "_match_act", no_lock)
     result = match_act(match_id=duel.id, user=alice, action={"type": "reveal", "position": 0})
     assert result.version == duel.version + 1
+
+
+def test_an_action_read_before_its_seat_was_handed_to_a_com_is_refused(
+    alice, staff, duel, monkeypatch
+):
+    """The hand-over moves no version: the write still finds that the seat is no longer
+    the player's, and the action, made again under the lock, is refused."""
+    load_state = services.load_state
+
+    def load_then_hand_over(match):
+        state = load_state(match)
+        if Match.objects.get(pk=duel.id).seat_users[0] == alice.pk:
+            services.seat_to_com(match_id=duel.id, seat=0, by=staff)
+        return state
+
+    monkeypatch.setattr(services, "load_state", load_then_hand_over)
+    start = duel.version
+    with pytest.raises(errors.NotAParticipant):
+        match_act(match_id=duel.id, user=alice, action={"type": "reveal", "position": 0})
+    match = Match.objects.get(pk=duel.id)
+    assert match.seat_users[0] is None
+    assert not MatchEvent.objects.filter(match=match, seq__gt=start, actor=f"user:{alice.pk}")
