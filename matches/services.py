@@ -102,8 +102,9 @@ def _followup(match: Match, state: State) -> FollowUp | None:
     now = timezone.now()
     if _com_to_act(match, state):
         kind, due = FollowUpKind.COM, now + timedelta(milliseconds=settings.COM_MOVE_DELAY_MS)
-        humans = HUMAN in game_of(match).players(state)
-        queue = settings.INTERACTIVE_QUEUE if humans else settings.BACKGROUND_QUEUE
+        # a person sits in the match: a seat of an account (not one handed to a COM since)
+        people = any(uid is not None for uid in match.seat_users)
+        queue = settings.INTERACTIVE_QUEUE if people else settings.BACKGROUND_QUEUE
     elif (limit := turn_limit(match)) is not None:
         kind, due = FollowUpKind.TIMER, now + timedelta(seconds=limit)
         queue = settings.INTERACTIVE_QUEUE

@@ -196,3 +196,20 @@ def test_seats_read_with_a_match_agree_with_it_when_a_write_lands_in_between(due
     # seat 1 is to act now; the reader's seats must still say what its version says
     flags = [seat["to_act"] for seat in seats_json(reader)]
     assert flags == [True, False] and load_state(reader).seats_to_act() == (0,)
+
+
+def test_com_turns_of_a_match_whose_people_were_handed_to_coms_go_to_the_background(
+    alice, staff, monkeypatch, settings
+):
+    from matches import services
+
+    queues: list[str] = []
+    monkeypatch.setattr(services, "_publish_on_commit", lambda f: f and queues.append(f.queue))
+    match = match_create(creator=alice, seats=[{"type": "me"}, {"type": "com", "level": "normal"}])
+    match_act(match_id=match.id, user=alice, action={"type": "reveal", "position": 0})
+    match_act(match_id=match.id, user=alice, action={"type": "reveal", "position": 1})
+    assert queues[-1] == settings.INTERACTIVE_QUEUE  # the COM's flips, a person waiting
+    services.seat_to_com(match_id=match.id, seat=0, by=staff)
+    match.refresh_from_db()
+    services.com_turn(match_id=match.id, expected_version=match.version)
+    assert queues[-1] == settings.BACKGROUND_QUEUE  # COMs playing each other
