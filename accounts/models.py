@@ -99,6 +99,12 @@ class Suspension(models.Model):
     created_by = models.ForeignKey(
         User, null=True, on_delete=models.SET_NULL, related_name="+", help_text="the operator"
     )
+    revoked_tokens = models.JSONField(
+        default=list,
+        editable=False,
+        help_text="SHA-256 digests of the tokens it revoked: while it is in force, a request "
+        "with one of them is told that the account is suspended",
+    )
     lifted_at = models.DateTimeField(null=True, blank=True)
     lifted_by = models.ForeignKey(
         User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -1,11 +1,11 @@
 """Moderation of accounts: suspending one (and what becomes of its running matches) and
 lifting a suspension. Operators do it from the admin (accounts/admin.py).
 
-A suspension revokes every token of the account at once (they are deleted: a request
-with one is refused like any unknown token, 401), and until it is lifted the account's
-log-ins, its sessions and any token it might still get are refused with the problem code
-``account_suspended`` (403). Lifting it lets the account log in again; its old tokens
-stay revoked.
+A suspension revokes every token of the account at once (they are deleted, and the
+suspension keeps their digests), and until it is lifted the account's log-ins, its
+sessions, the tokens it revoked and any token it might still get are refused with the
+problem code ``account_suspended`` (403). Lifting it lets the account log in again; its
+old tokens stay revoked, unknown tokens from then on (401).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from accounts.models import RunningMatches, Suspension, User
-from accounts.tokens import remembered
+from accounts.tokens import remembered, token_digest
 from matches import errors as match_errors
 from matches.models import ENDED_STATUSES, Seat
 from matches.services import match_abort, seat_to_com
@@ -82,11 +82,15 @@ def account_suspend(*, user: User, by: User, reason: str, running: str) -> Suspe
         now = timezone.now()
         locked.suspended_at = now
         locked.save(update_fields=["suspended_at"])
-        suspension = Suspension.objects.create(
-            user=locked, reason=reason, running=running, created_by=by
-        )
         tokens = Token.objects.filter(user=locked)
         keys = list(tokens.values_list("key", flat=True))
+        suspension = Suspension.objects.create(
+            user=locked,
+            reason=reason,
+            running=running,
+            created_by=by,
+            revoked_tokens=[token_digest(key) for key in keys],
+        )
         tokens.delete()
     for key in keys:
         remembered.forget(key)

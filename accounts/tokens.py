@@ -15,6 +15,7 @@ view gives before or without its query).
 from __future__ import annotations
 
 import copy
+import hashlib
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -115,3 +116,18 @@ class RememberedUsers:
 
 
 remembered = RememberedUsers()
+
+
+def token_digest(key: str) -> str:
+    """How a suspension remembers a token it revoked (never the token itself)."""
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def revoked_by_suspension(key: str) -> bool:
+    """Whether ``key`` is a token that a suspension still in force revoked: a request with
+    it is then told that its account is suspended, not that the token is unknown."""
+    from accounts.models import Suspension
+
+    return Suspension.objects.filter(
+        lifted_at__isnull=True, revoked_tokens__contains=[token_digest(key)]
+    ).exists()

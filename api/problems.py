@@ -15,12 +15,14 @@ import logging
 from typing import Any
 
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
-from django.db import InterfaceError, OperationalError
+from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions
+from rest_framework.authentication import get_authorization_header
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from accounts.tokens import revoked_by_suspension
 from cards.errors import IllegalActionError, MalformedActionError, RulesError
 from matches import errors as service_errors
 
@@ -159,6 +161,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             "some fields are invalid",
             errors=_field_errors(exc.detail),
         )
+    if isinstance(exc, exceptions.AuthenticationFailed) and _revoked_by_suspension(context):
+        exc = _account_suspended()
+        return problem(exc.status_code, exc.problem_code, exc.title, str(exc.detail))
     if isinstance(exc, exceptions.APIException):
         response = drf_exception_handler(exc, context)
         code, title = next(
@@ -173,6 +178,27 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         detail = exc.detail if isinstance(exc.detail, str) else "request failed"
         return problem(exc.status_code, code, title, str(detail), headers=headers)
     return None
+
+
+def _revoked_by_suspension(context: dict[str, Any]) -> bool:
+    """Whether the request's token was revoked by a suspension still in force: refused as
+    an unknown token would be, it is told instead that its account is suspended."""
+    request = context.get("request")
+    words = get_authorization_header(request).split() if request is not None else []
+    if len(words) != 2 or words[0].lower() not in (b"token", b"bearer"):
+        return False
+    try:
+        return revoked_by_suspension(words[1].decode())
+    except (UnicodeError, DatabaseError):  # the first refusal stands
+        return False
+
+
+def _account_suspended() -> ApiProblem:
+    from api.authentication import account_suspended  # (it imports this module)
+
+    found = account_suspended()
+    assert isinstance(found, ApiProblem)
+    return found
 
 
 def plain_problem(status: int, code: str, title: str, detail: str) -> JsonResponse:

@@ -12,7 +12,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from accounts.moderation import account_suspend
-from accounts.tokens import remembered
+from accounts.tokens import remembered, revoked_by_suspension
 from matches import errors
 from matches.models import Match, MatchEvent, MatchStatus, Seat, SeatKind
 from matches.selectors import match_view
@@ -194,7 +194,8 @@ def test_a_suspension_revokes_tokens_refuses_log_ins_and_aborts_matches(
     assert response.status_code == 302
     bob.refresh_from_db()
     assert bob.suspended_at is not None and not Token.objects.filter(user=bob).exists()
-    assert_problem(api_client(token).get("/api/me"), 401, "authentication_failed")  # revoked
+    # revoked: and while the suspension is in force, a request with it is told why
+    assert_problem(api_client(token).get("/api/me"), 403, "account_suspended")
     assert_problem(login("bob"), 403, "account_suspended")
     assert_problem(session.get("/api/me"), 403, "account_suspended")
     duel.refresh_from_db()
@@ -259,6 +260,7 @@ def test_lifting_a_suspension_lets_the_account_log_in_again(client, bob, moderat
     assert fresh.status_code == 200 and fresh.json()["token"] != old
     assert api_client(fresh.json()["token"]).get("/api/me").json()["username"] == "bob"
     assert_problem(api_client(old).get("/api/me"), 401, "authentication_failed")  # still revoked
+    assert not revoked_by_suspension(old)
     entries = LogEntry.objects.filter(object_id=str(bob.pk)).order_by("action_time")
     assert [e.user for e in entries] == [moderator, moderator]
     assert "Lifted the suspension" in entries[1].change_message
@@ -363,6 +365,6 @@ def test_the_actions_token_check_refuses_a_suspended_accounts_token_at_once(duel
             f"/api/matches/{duel.id}/actions", reveal, format="json"
         )
         # then it is refused by the action's own statement, and nothing is written
-        assert_problem(answer, 401, "authentication_failed")
+        assert_problem(answer, 403, "account_suspended")
     assert MatchEvent.objects.filter(match=duel).count() == before
     remembered.forget(token.key)
