@@ -52,9 +52,7 @@ async function guarded(work) {
     if (error instanceof DOMException && error.name === "AbortError") return; // the page was left
     if (error instanceof api.ApiError) {
       if (error.status === 401 && api.savedToken()) {
-        api.saveToken(null);
-        showError(`${error.readable}\nPlease log in again.`);
-        await route();
+        await loggedOut(error);
         return;
       }
       showError(error.readable);
@@ -62,6 +60,14 @@ async function guarded(work) {
       showError(error instanceof Error ? error.message : String(error));
     }
   }
+}
+
+/** A 401: the saved token no longer holds (revoked, expired); it is forgotten, and the
+ * page says so and asks to log in again. @param {api.ApiError} error */
+async function loggedOut(error) {
+  api.saveToken(null);
+  showError(`${error.readable}\nPlease log in again.`);
+  await route();
 }
 
 /** @param {string} hash */
@@ -339,6 +345,7 @@ async function matchPage(id, turn) {
     : new GolfTable(root, detail, showError);
   // once the match has ended the API reveals the seed: check the deals in this browser
   table.onEnded = () => void showVerification(proof, id);
+  table.onLoggedOut = (error) => void loggedOut(error);
   await table.start();
 }
 

@@ -33,6 +33,10 @@ export function sleep(ms, signal) {
 /** The longest wait before reading the match again after a failure, in ms. */
 export const MAX_BACK_OFF_MS = 15000;
 
+/** How long a stream stays open (or until it shows an event) before a drop counts as the
+ * first failure again rather than one more in a row, in ms. */
+export const STEADY_MS = 5000;
+
 /**
  * Whether the stream's answer says that this service has no event streams (no such
  * endpoint, or not as NDJSON), so the table long-polls the log instead.
@@ -134,6 +138,9 @@ export class Table {
     this.chosen = [];
     /** @type {(() => void) | null} called once, when the table first shows the match ended */
     this.onEnded = null;
+    /** @type {((error: api.ApiError) => void) | null} called when the service answers 401
+     * (the token no longer holds): the page forgets the token and asks to log in again */
+    this.onLoggedOut = null;
     /** @type {ReturnType<typeof setInterval> | null} the turn timer's tick, each second */
     this.ticking = null;
     /** @type {{version: number, at: string} | null} the turn deadline, and of which version */
@@ -265,7 +272,9 @@ export class Table {
    * Follows the match until it has ended: reads its event stream and shows every new
    * version in turn; reads on from the last version shown when the stream ends, and, after
    * a failure (the network, the service), says so and tries again, backing off (or after
-   * the Retry-After of a 429). Long-polls the log instead when streams are unavailable.
+   * the Retry-After of a 429, at least 1 s). Long-polls the log instead when streams are
+   * unavailable. Stops for good when the service refuses the account (401: the token no
+   * longer holds; 403: e.g. `account_suspended`), saying why.
    */
   async follow() {
     const signal = this.abort.signal;
@@ -282,34 +291,54 @@ export class Table {
           this.following = "long-poll";
           continue;
         }
+        if (error instanceof api.ApiError && (error.status === 401 || error.status === 403)) {
+          this.refused(error);
+          return;
+        }
         this.failures += 1;
         this.setConnection("reconnecting");
         const retryAfter = error instanceof api.ApiError ? error.retryAfter : null;
-        await sleep(retryAfter !== null ? retryAfter * 1000 : Math.min(1000 * 2 ** this.failures, MAX_BACK_OFF_MS), signal);
+        await sleep(retryAfter !== null ? Math.max(retryAfter, 1) * 1000 : Math.min(1000 * 2 ** this.failures, MAX_BACK_OFF_MS), signal);
       }
     }
   }
 
-  /** The service answered: the table is live again, and the next failure backs off anew. */
+  /**
+   * The service refused this account (its token revoked or expired, the account
+   * suspended): the table stops following and says why; a 401 also asks to log in again
+   * (through `onLoggedOut` when the page gave one: it forgets the token and routes).
+   * @param {api.ApiError} error
+   */
+  refused(error) {
+    this.setConnection("refused");
+    if (error.status === 401 && this.onLoggedOut) this.onLoggedOut(error);
+    else this.showError(error.status === 401 ? `${error.readable}\nPlease log in again.` : error.readable);
+  }
+
+  /** The service answered: the table is live again (the failures are forgotten only once
+   * the stream is steady, see readStream, so a stream that drops at once backs off). */
   connected() {
-    this.failures = 0;
     if (this.connection !== "live") this.setConnection("live");
   }
 
   /**
    * Reads the event stream (GET stream, NDJSON) from the version shown, showing each event's
    * version as it comes, until the stream ends. False when there is nothing more to read.
+   * Once it has shown an event, or stayed open STEADY_MS, the next failure backs off anew.
    * @param {AbortSignal} signal @returns {Promise<boolean>}
    */
   async readStream(signal) {
     const events = await api.stream(this.detail.id, { after: this.version }, signal);
     this.connected();
     if (!events) return false; // the match has ended, and this page has shown all of it
+    const opened = performance.now();
     try {
       for (let event = await events.next(); event; event = await events.next()) {
         await this.showEvent(event, signal, () => events.pending > 0);
+        this.failures = 0;
       }
     } finally {
+      if (performance.now() - opened >= STEADY_MS) this.failures = 0;
       events.close();
       this.settle(signal);
     }
@@ -323,6 +352,7 @@ export class Table {
   async poll(signal) {
     const page = await api.events(this.detail.id, { after: this.version, wait: 25 }, signal);
     this.connected();
+    this.failures = 0; // a long-poll answered whole
     try {
       for (const event of page.events) await this.showEvent(event, signal, () => event.seq < page.version);
     } finally {
@@ -364,7 +394,13 @@ export class Table {
   setConnection(state) {
     this.connection = state;
     const node = this.root.querySelector(".connection");
-    if (node) node.textContent = state === "live" ? "" : "Connection lost: reconnecting…";
+    if (node) node.textContent = this.connectionText();
+  }
+
+  /** The banner's text: none while live. */
+  connectionText() {
+    if (this.connection === "live") return "";
+    return this.connection === "refused" ? "Not following the match." : "Connection lost: reconnecting…";
   }
 
   /** @param {number} seat */
@@ -569,7 +605,7 @@ export class Table {
         el("h2", {}, [title]),
         el("span", { class: "version" }, [`move ${view.version}`]),
         this.turnTimer(view),
-        el("span", { class: "connection", role: "status" }, [this.connection === "live" ? "" : "Connection lost: reconnecting…"]),
+        el("span", { class: "connection", role: "status" }, [this.connectionText()]),
       ]),
       this.historyBar(view),
     );

@@ -16,7 +16,15 @@
 //      shows the move;
 //   4. the stream answers 406 (as a service without streams would): the table long-polls
 //      the log instead and still shows the next move;
-//   5. the match is played to its end: the page shows it ended, and opens no more streams.
+//   5. the stream answers 429 with Retry-After: 0: the table says "reconnecting" and tries
+//      again no sooner than after 1 s;
+//   6. the stream answers 403 account_suspended: the table shows the API's message, says
+//      it no longer follows the match (not "reconnecting") and opens no other stream;
+//   7. A's token is revoked through the API while the stream is open, and the connection
+//      drops: the stream opened again is answered 401, and the page forgets the token,
+//      says to log in again, shows the log-in form and opens no other stream; A logs in
+//      again in the page and opens the table again;
+//   8. the match is played to its end: the page shows it ended, and opens no more streams.
 //
 //   node tests/web/follow_table.mjs <base url> <screenshot dir>
 //
@@ -220,17 +228,79 @@ try {
   await showsVersion(polled);
   const poll = requests.filter((r) => r.kind === "events").at(-1);
   summary.steps.fallback = { moved: polled, shown: await shownVersion(), polls: requests.filter((r) => r.kind === "events").length - pollsBefore, wait: new URL(poll.url).searchParams.get("wait") };
-  const streamsNow = requests.filter((r) => r.kind === "stream").length;
   await page.unroute(/\/api\/matches\/[^/]+\/stream\?/);
+
+  // 5. a stream answered 429 with Retry-After: 0: the table waits at least 1 s between tries
+  const streamsCount = () => requests.filter((r) => r.kind === "stream").length;
+  // what the stream is answered while routed (the table's retries meet the latest answer)
+  let answer = null;
+  const answerStream = async (status, problem, headers = {}) => {
+    const first = answer === null;
+    answer = { status, headers, contentType: "application/problem+json", body: JSON.stringify({ type: "about:blank", status, ...problem }) };
+    if (first) await page.route(/\/api\/matches\/[^/]+\/stream\?/, (route) => route.fulfill(answer));
+  };
+  await answerStream(429, { title: "Too many waiters", detail: "this account has too many waits and streams open", code: "too_many_waiters" }, { "Retry-After": "0" });
   await leaveTable();
+  const streamsBusy = streamsCount();
+  await openTable();
+  await page.waitForTimeout(2_000);
+  summary.steps.retryAfter = { streams: streamsCount() - streamsBusy, banner: await banner.textContent() };
+
+  // 6. the account refused (403 account_suspended): the table says why and stops following
+  const errors = page.locator("#errors");
+  const suspended = { title: "Account suspended", detail: "this account is suspended", code: "account_suspended" };
+  await answerStream(403, suspended);
+  await page.waitForFunction((detail) => (document.querySelector("#errors")?.textContent ?? "").includes(detail), suspended.detail, { timeout: 10_000 });
+  const streamsRefused = streamsCount();
+  await page.waitForTimeout(2_500);
+  summary.steps.suspended = {
+    message: await errors.locator("p").textContent(),
+    streamsLater: streamsCount() - streamsRefused,
+    banner: await banner.textContent(),
+    table: await page.locator(".game-table").count(),
+    token: (await page.evaluate(() => localStorage.getItem("card-games-token"))) === tokenA,
+  };
+  await page.unroute(/\/api\/matches\/[^/]+\/stream\?/);
+
+  // 7. the token revoked (DELETE /api/auth/token) while the stream is open; the network
+  // blinks, so the table opens its stream again and is answered 401: the page forgets the
+  // token, says to log in again, shows the log-in form and opens no stream; logged in
+  // again (the lobby), A opens the table again, which follows on
+  await leaveTable();
+  const streamsOpened = streamsCount();
+  await openTable();
+  while (streamsCount() === streamsOpened) {
+    checkTime("the stream before the token is revoked");
+    await page.waitForTimeout(20);
+  }
+  await call(tokenA, "DELETE", "/auth/token");
+  networkDown();
+  network.up = true;
+  await page.waitForFunction(() => (document.querySelector("#errors")?.textContent ?? "").includes("log in again"), null, { timeout: 15_000 });
+  const streamsLoggedOut = streamsCount();
+  await page.getByRole("button", { name: "Log in" }).waitFor();
+  await page.waitForTimeout(2_500);
+  summary.steps.revoked = {
+    message: await errors.locator("p").textContent(),
+    streamsLater: streamsCount() - streamsLoggedOut,
+    banner: await banner.count(),
+    loginForm: await page.getByRole("button", { name: "Log in" }).count(),
+    token: await page.evaluate(() => localStorage.getItem("card-games-token")),
+  };
+  await page.getByLabel("Name").fill(alice);
+  await page.getByLabel("Password").fill("a-long-pass-phrase-9");
+  await page.getByRole("button", { name: "Log in" }).click();
+  await page.getByRole("heading", { name: /^New .* match$/ }).waitFor();
+  players[0].token = await page.evaluate(() => localStorage.getItem("card-games-token"));
+  const streamsNow = streamsCount();
   await openTable();
 
-  // 5. to the end of the match, every move through the API; then no stream is opened again
+  // 8. to the end of the match, every move through the API; then no stream is opened again
   let last = await shownVersion();
   let moves = 0;
   for (;;) {
     checkTime("playing the match to its end");
-    const detail = await call(tokenA, "GET", `/matches/${matchId}`);
+    const detail = await call(players[0].token, "GET", `/matches/${matchId}`);
     if (detail.status !== "active") {
       last = detail.version;
       summary.status = detail.status;
@@ -254,7 +324,7 @@ try {
   };
 
   // the errors Chromium logs for requests that failed on purpose here are expected
-  const expected = /net::ERR_(CONNECTION_RESET|CONNECTION_CLOSED|EMPTY_RESPONSE|CONNECTION_REFUSED)|status of 406/;
+  const expected = /net::ERR_(CONNECTION_RESET|CONNECTION_CLOSED|EMPTY_RESPONSE|CONNECTION_REFUSED)|status of (401|403|406|429)/;
   summary.consoleErrors = consoleErrors.filter((e) => !expected.test(e));
   summary.done = true;
 } finally {

@@ -1,6 +1,8 @@
 """How a table follows its match, in headless Chromium (tests/web/follow_table.mjs): through
 the event stream as NDJSON with the token, shown as it comes; reconnecting after a network
-loss with the banner; long-polling only when the stream answers that there are no streams;
+loss with the banner (and no sooner than 1 s after a Retry-After: 0); long-polling only when
+the stream answers that there are no streams; stopping with the API's message when the
+account is refused (403 account_suspended; 401 once its token is revoked: log in again);
 letting its stream go when the table is left (more times than an account may hold streams
 at once), and opening none once the match has ended. The moves are made through the API,
 so the page learns of each only by following the match."""
@@ -45,7 +47,26 @@ def test_a_table_follows_its_match_through_the_event_stream(live_server, setting
     assert fallback["polls"] >= 1 and fallback["wait"] == "25", fallback
     assert fallback["shown"] == fallback["moved"], fallback
 
-    # 5. to the end through the stream again; then no stream is opened
+    # 5. a stream answered 429 with Retry-After: 0: tried again at most once a second
+    # (2 s of it: the first try and no more than a few after it, not a loop)
+    retry_after = steps["retryAfter"]
+    assert 1 <= retry_after["streams"] <= 4, retry_after
+    assert retry_after["banner"] == "Connection lost: reconnecting…", retry_after
+
+    # 6. 403 account_suspended: the API's message, and the table stops following
+    suspended = steps["suspended"]
+    assert suspended["message"] == "Account suspended: this account is suspended", suspended
+    assert suspended["streamsLater"] == 0 and suspended["table"] == 1, suspended
+    assert suspended["token"] and suspended["banner"] == "Not following the match.", suspended
+
+    # 7. the token revoked, then the stream answered 401: log in again, no more streams
+    revoked = steps["revoked"]
+    logged_out = "Authentication failed: Invalid token.\nPlease log in again."
+    assert revoked["message"] == logged_out, revoked
+    assert revoked["streamsLater"] == 0 and revoked["token"] is None, revoked
+    assert revoked["loginForm"] == 1 and revoked["banner"] == 0, revoked
+
+    # 8. to the end through the stream again; then no stream is opened
     end = steps["end"]
     assert summary["status"] == "finished" and end["moves"] > 0, summary
     assert end["shown"] == end["version"] and end["polls"] == 0, end
