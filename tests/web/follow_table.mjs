@@ -14,6 +14,8 @@
 //      drops every connection and refuses new ones): the table says "reconnecting"; a
 //      move is made meanwhile; the network comes back: the banner goes and the table
 //      shows the move;
+//      Then each stream is dropped as soon as it has opened: the table waits longer
+//      before each next one (2 s, then 4 s, not 2 s again and again);
 //   4. the stream answers 406 (as a service without streams would): the table long-polls
 //      the log instead and still shows the next move;
 //   5. the stream answers 429 with Retry-After: 0: the table says "reconnecting" and tries
@@ -40,9 +42,9 @@ const LEAVE_AND_OPEN = 12;
 const summary = { done: false, steps: {} };
 
 // the page's network: a proxy to the service that can go down (every connection dropped,
-// new ones refused) and come back
+// new ones refused) and come back, or drop each stream as soon as it has opened
 const service = new URL(base);
-const network = { up: true, sockets: new Set() };
+const network = { up: true, sockets: new Set(), dropStreams: false };
 const proxy = createServer((client) => {
   if (!network.up) {
     client.destroy();
@@ -59,7 +61,25 @@ const proxy = createServer((client) => {
     });
     socket.on("error", () => socket.destroy());
   }
-  client.pipe(upstream).pipe(client);
+  // a stream asked for while streams are dropped: cut once its answer has begun, as a
+  // dropped connection (the test server ends a stream's body by closing the connection, so
+  // its answer is given a length that the cut leaves short)
+  let stream = false;
+  client.on("data", (chunk) => {
+    if (network.dropStreams && /^GET \/api\/matches\/[^/]+\/stream\?/m.test(chunk.toString("latin1"))) stream = true;
+  });
+  client.pipe(upstream);
+  upstream.on("data", (chunk) => {
+    if (!stream) {
+      client.write(chunk);
+      return;
+    }
+    const text = chunk.toString("latin1");
+    const framed = /^(content-length|transfer-encoding):/im.test(text);
+    client.write(framed ? chunk : Buffer.from(text.replace("\r\n", "\r\nContent-Length: 1048576\r\n"), "latin1"));
+    stream = false;
+    setTimeout(() => upstream.destroy(), 50);
+  });
 });
 await new Promise((resolve) => proxy.listen(0, resolve));
 const pageBase = `${service.protocol}//${service.hostname}:${proxy.address().port}`;
@@ -97,11 +117,15 @@ try {
     const url = request.url();
     if (!/\/api\/matches\/[^/]+\/(stream|events)\?/.test(url)) return;
     const headers = request.headers();
-    requests.push({ url, kind: url.includes("/stream?") ? "stream" : "events", accept: headers.accept, bearer: (headers.authorization ?? "").startsWith("Bearer ") });
+    requests.push({ request, at: Date.now(), url, kind: url.includes("/stream?") ? "stream" : "events", accept: headers.accept, bearer: (headers.authorization ?? "").startsWith("Bearer ") });
     open.add(request);
   });
   page.on("requestfinished", (request) => open.delete(request));
-  page.on("requestfailed", (request) => open.delete(request));
+  const failedAt = new Map();
+  page.on("requestfailed", (request) => {
+    open.delete(request);
+    failedAt.set(request, Date.now());
+  });
   const openStreams = () => [...open].filter((r) => r.url().includes("/stream?")).length;
 
   // A in the page, B through the API; the match: A and an open seat, which B takes
@@ -205,6 +229,26 @@ try {
   await showsVersion(whileOffline, 30_000);
   await page.waitForFunction(() => (document.querySelector(".connection")?.textContent ?? "") === "");
   summary.steps.network = { banner: lostText, moved: whileOffline, shownWhileOffline: shownOffline, shown: await shownVersion(), bannerAfter: await banner.textContent() };
+
+  // 3b. streams that open and drop at once: the table waits longer before each next one
+  // (the stream open now is cut, which the test server's streams take for their end: it is
+  // opened again at once; that one drops: 2 s; the next drops too: 4 s, not 2 s again)
+  const streamRequests = () => requests.filter((r) => r.kind === "stream");
+  const streamsLive = streamRequests().length;
+  network.dropStreams = true;
+  for (const socket of network.sockets) socket.destroy();
+  while (streamRequests().length < streamsLive + 3) {
+    checkTime("streams that drop at once");
+    await page.waitForTimeout(50);
+  }
+  network.dropStreams = false;
+  const dropping = streamRequests().slice(streamsLive, streamsLive + 3);
+  const waited = (i) => (failedAt.has(dropping[i].request) ? dropping[i + 1].at - failedAt.get(dropping[i].request) : null);
+  summary.steps.dropAtOnce = {
+    opened: (await Promise.all(dropping.slice(0, 2).map((r) => r.request.response()))).every((r) => r !== null),
+    waited: [waited(0), waited(1)],
+    banner: await banner.textContent(),
+  };
 
   // 4. a service without streams: the table long-polls instead
   const notAcceptable = {
@@ -324,7 +368,7 @@ try {
   };
 
   // the errors Chromium logs for requests that failed on purpose here are expected
-  const expected = /net::ERR_(CONNECTION_RESET|CONNECTION_CLOSED|EMPTY_RESPONSE|CONNECTION_REFUSED)|status of (401|403|406|429)/;
+  const expected = /net::ERR_(CONNECTION_RESET|CONNECTION_CLOSED|EMPTY_RESPONSE|CONNECTION_REFUSED|CONTENT_LENGTH_MISMATCH|SOCKET_NOT_CONNECTED)|status of (401|403|406|429)/;
   summary.consoleErrors = consoleErrors.filter((e) => !expected.test(e));
   summary.done = true;
 } finally {

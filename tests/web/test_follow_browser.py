@@ -1,7 +1,8 @@
 """How a table follows its match, in headless Chromium (tests/web/follow_table.mjs): through
 the event stream as NDJSON with the token, shown as it comes; reconnecting after a network
-loss with the banner (and no sooner than 1 s after a Retry-After: 0); long-polling only when
-the stream answers that there are no streams; stopping with the API's message when the
+loss with the banner, backing off further when streams open and drop at once (and
+waiting at least 1 s after a Retry-After: 0); long-polling only when the stream answers
+that there are no streams; stopping with the API's message when the
 account is refused (403 account_suspended; 401 once its token is revoked: log in again);
 letting its stream go when the table is left (more times than an account may hold streams
 at once), and opening none once the match has ended. The moves are made through the API,
@@ -41,6 +42,14 @@ def test_a_table_follows_its_match_through_the_event_stream(live_server, setting
     assert network["banner"] == "Connection lost: reconnecting…", network
     assert network["shownWhileOffline"] < network["moved"] == network["shown"], network
     assert network["bannerAfter"] == ""
+
+    # then streams that open and drop at once: each next failure backs off further (2 s,
+    # then 4 s, where forgetting the failures on opening would wait 2 s each time)
+    drop = steps["dropAtOnce"]
+    first, second = drop["waited"]
+    assert drop["opened"] and first is not None and second is not None, drop
+    assert first >= 1500 and second >= 3500 and second >= first + 1500, drop
+    assert drop["banner"] == "Connection lost: reconnecting…", drop
 
     # 4. a stream answered 406: the table long-polls the log instead
     fallback = steps["fallback"]
