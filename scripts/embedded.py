@@ -237,9 +237,22 @@ class Postgres:
     def stop(self) -> None:
         if self.port() is None:
             return
-        result = self._run("pg_ctl", "stop", "-D", str(self.folder), "-m", "fast", "-w")
-        if result.returncode != 0 and self.port() is not None:
-            raise EmbeddedError(f"PostgreSQL did not stop in {self.folder}:\n{result.stderr}")
+        # fast: sessions are ended and a checkpoint written; should that not end in time,
+        # immediate (the next start recovers from the write-ahead log, losing nothing
+        # committed)
+        errors = []
+        for mode in ("fast", "immediate"):
+            try:
+                result = self._run("pg_ctl", "stop", "-D", str(self.folder), "-m", mode, "-w")
+            except subprocess.TimeoutExpired:
+                errors.append(f"pg_ctl stop -m {mode}: no answer in {START_TIMEOUT:.0f} s")
+                continue
+            if result.returncode == 0 or self.port() is None:
+                if errors:
+                    print(f"embedded: {'; '.join(errors)}; stopped -m {mode}", file=sys.stderr)
+                return
+            errors.append(f"pg_ctl stop -m {mode}: {result.stderr.strip()}")
+        raise EmbeddedError(f"PostgreSQL did not stop in {self.folder}: {'; '.join(errors)}")
 
 
 class Redis:

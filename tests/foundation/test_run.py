@@ -100,7 +100,8 @@ def assert_all_stopped(service: Service) -> None:
             break
         assert time.monotonic() < deadline, "processes of make run outlived Ctrl-C"
         time.sleep(0.2)
-    assert service.embedded_status() == "postgres: stopped\nredis: stopped\n"
+    status = service.embedded_status()
+    assert status == "postgres: stopped\nredis: stopped\n", status + service.output()[-3000:]
     assert not (service.var / "run.env").exists()
 
 
