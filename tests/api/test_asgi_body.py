@@ -13,6 +13,7 @@ from rest_framework.authtoken.models import Token
 
 from matches import services
 from matches.models import Match
+from tests.api.asgi import http_scope
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -39,7 +40,6 @@ def post(
     complete = declared is None
     declared = len(body) if declared is None else declared
     headers = [
-        (b"host", b"testserver"),
         (b"authorization", f"Token {token}".encode()),
         (b"content-type", b"application/json"),
     ]
@@ -48,20 +48,7 @@ def post(
         if length
         else (b"transfer-encoding", b"chunked")
     )
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "POST",
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": b"",
-        "root_path": "",
-        "headers": headers,
-        "client": ("127.0.0.1", 40000),
-        "server": ("testserver", 80),
-    }
+    scope = http_scope("POST", path, headers)
     messages = [
         {"type": "http.request", "body": chunk, "more_body": i < len(chunks) - 1 or not complete}
         for i, chunk in enumerate(chunks)

@@ -21,6 +21,7 @@ from rest_framework.authtoken.models import Token
 from matches import services
 from matches.models import Match
 from matches.notify import listener
+from tests.api.asgi import http_scope
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -61,20 +62,7 @@ async def get(app: Any, path: str, token: str, query=None, **headers: str) -> Re
     reply = Reply()
     raw = [(b"authorization", f"Token {token}".encode())]
     raw += [(k.replace("_", "-").lower().encode(), v.encode()) for k, v in headers.items()]
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": urlencode(query or {}).encode(),
-        "root_path": "",
-        "headers": [(b"host", b"testserver"), *raw],
-        "client": ("127.0.0.1", 40000),
-        "server": ("testserver", 80),
-    }
+    scope = http_scope("GET", path, raw, urlencode(query or {}).encode())
     sent_request = False
 
     async def receive():
