@@ -212,12 +212,10 @@ def _refresh_read_model(
 
 
 def _com_to_act(match: Match, state: State) -> bool:
-    """A COM is to act: a seat that started as a COM, or one handed to a COM since
-    (:func:`seat_to_com`: its seat in ``seat_users`` is then empty)."""
-    game = game_of(match)
-    players = game.players(state)
+    """A COM is to act: in an active match (no seat open), a seat no account holds, be it
+    a COM's from the start or one handed to a COM since (:func:`seat_to_com`)."""
     return match.status == MatchStatus.ACTIVE and any(
-        players[seat] == COM or match.seat_users[seat] is None for seat in game.seats_to_act(state)
+        match.seat_users[seat] is None for seat in game_of(match).seats_to_act(state)
     )
 
 
