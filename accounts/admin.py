@@ -32,6 +32,7 @@ from accounts.moderation import (
     may_suspend,
     running_seats,
 )
+from matches.admin import ActionsNeedPermission
 from matches.models import Match, MatchEvent, Seat
 from matches.selectors import event_json
 from matches.store import game_of
@@ -117,7 +118,7 @@ def shown_action(match: Match, row: MatchEvent) -> dict[str, Any]:
 
 
 @admin.register(User)
-class AccountAdmin(UserAdmin):
+class AccountAdmin(ActionsNeedPermission, UserAdmin):
     list_display = (*UserAdmin.list_display, "suspended_at")
     list_filter = (*UserAdmin.list_filter, SuspendedFilter)
     inlines = [SuspensionInline]
@@ -136,16 +137,6 @@ class AccountAdmin(UserAdmin):
     def _require_suspend(self, request: HttpRequest) -> None:
         if not self.has_suspend_permission(request):
             raise PermissionDenied
-
-    def changelist_view(
-        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
-    ) -> HttpResponse:
-        # Django drops an action the user may not run and answers "no action selected"; a
-        # request naming one anyway is refused outright (403), as the views' are.
-        action = request.POST.get("action") if request.method == "POST" else None
-        if action in self.actions and action not in self.get_actions(request):
-            raise PermissionDenied(f"you may not run {action}")
-        return super().changelist_view(request, extra_context)
 
     # --- the page ------------------------------------------------------------------------
     def get_urls(self) -> list[Any]:

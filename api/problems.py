@@ -113,6 +113,10 @@ _DRF_CODES: dict[type, tuple[str, str]] = {
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's exception handler, speaking problem+json with stable codes."""
+    if isinstance(exc, exceptions.AuthenticationFailed) and _revoked_by_suspension(context):
+        from api.authentication import account_suspended  # (it imports this module)
+
+        exc = account_suspended()
     if isinstance(exc, ApiProblem):
         return problem(
             exc.status_code, exc.problem_code, exc.title, str(exc.detail), exc.headers, **exc.extra
@@ -161,9 +165,6 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             "some fields are invalid",
             errors=_field_errors(exc.detail),
         )
-    if isinstance(exc, exceptions.AuthenticationFailed) and _revoked_by_suspension(context):
-        exc = _account_suspended()
-        return problem(exc.status_code, exc.problem_code, exc.title, str(exc.detail))
     if isinstance(exc, exceptions.APIException):
         response = drf_exception_handler(exc, context)
         code, title = next(
@@ -191,14 +192,6 @@ def _revoked_by_suspension(context: dict[str, Any]) -> bool:
         return revoked_by_suspension(words[1].decode())
     except (UnicodeError, DatabaseError):  # the first refusal stands
         return False
-
-
-def _account_suspended() -> ApiProblem:
-    from api.authentication import account_suspended  # (it imports this module)
-
-    found = account_suspended()
-    assert isinstance(found, ApiProblem)
-    return found
 
 
 def plain_problem(status: int, code: str, title: str, detail: str) -> JsonResponse:

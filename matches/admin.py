@@ -29,7 +29,7 @@ from matches import errors
 from matches.models import Match, MatchEvent, Seat
 from matches.selectors import audit_record, events_of_seat
 from matches.services import match_abort
-from matches.store import game_of, load_events, state_at, to_event
+from matches.store import game_of, load_events, to_event
 from matches.verify import Report, verify_match
 
 # The event log beside the board shows at most this many events, the last up to the version.
@@ -106,6 +106,17 @@ class NoLookupsOnSecrets:
         return bool(super().lookup_allowed(lookup, value, request))
 
 
+class ActionsNeedPermission:
+    """Django drops a list action the user may not run and answers "no action selected";
+    a request naming one anyway is refused outright (403), as the admin's views are."""
+
+    def changelist_view(self, request: HttpRequest, extra_context: Any = None) -> HttpResponse:
+        action = request.POST.get("action") if request.method == "POST" else None
+        if action in self.actions and action not in self.get_actions(request):  # type: ignore[attr-defined]
+            raise PermissionDenied(f"you may not run {action}")
+        return super().changelist_view(request, extra_context)  # type: ignore[misc]
+
+
 class StaffMayRead:
     """Every staff account may read matches and their events (hidden cards stay hidden),
     so the app is on every staff account's index and sidebar too."""
@@ -125,7 +136,9 @@ class SeatInline(ReadOnlyMixin, admin.TabularInline):
 
 
 @admin.register(Match)
-class MatchAdmin(NoLookupsOnSecrets, StaffMayRead, ReadOnlyMixin, admin.ModelAdmin):
+class MatchAdmin(
+    ActionsNeedPermission, NoLookupsOnSecrets, StaffMayRead, ReadOnlyMixin, admin.ModelAdmin
+):
     secret_fields = frozenset({"snapshot"})  # the whole state: seed, stock, every hand
     list_display = (
         "id",
@@ -199,14 +212,6 @@ class MatchAdmin(NoLookupsOnSecrets, StaffMayRead, ReadOnlyMixin, admin.ModelAdm
         ]
         return extra + super().get_urls()
 
-    def changelist_view(self, request: HttpRequest, extra_context: Any = None) -> HttpResponse:
-        # Django drops an action the user may not run from the list and answers "no action
-        # selected"; a request naming one anyway is refused outright.
-        action = request.POST.get("action") if request.method == "POST" else None
-        if action in self.actions and action not in self.get_actions(request):
-            raise PermissionDenied(f"you may not run {action}")
-        return super().changelist_view(request, extra_context)
-
     def state_view(
         self, request: HttpRequest, match_id: str, report: Report | None = None
     ) -> HttpResponse:
@@ -232,9 +237,10 @@ class MatchAdmin(NoLookupsOnSecrets, StaffMayRead, ReadOnlyMixin, admin.ModelAdm
             version = match.version
         version = max(1, min(version, match.version))
         game = game_of(match)
-        state = state_at(match, version)
+        rows = load_events(match, upto=version)  # read once: the replay and the log beside it
+        state = game.replay(to_event(row, game) for row in rows)
         view = game.view(state, None)
-        rows = load_events(match, after=max(0, version - EVENT_LOG_LIMIT), upto=version)
+        rows = rows[-EVENT_LOG_LIMIT:]
         events = [
             {
                 "row": row,

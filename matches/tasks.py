@@ -134,16 +134,23 @@ def sweep(older_than: float | None = None) -> list[tuple[str, int, str]]:
     stalled = [s for s in stalled_matches(older_than) if s[:2] not in republished]
     for match_id, version, kind in stalled:
         logger.info("sweeper: re-enqueuing %s work for %s at version %s", kind, match_id, version)
-        publish(
-            FollowUp(
-                match_id=match_id,
-                version=version,
-                kind=FollowUpKind.COM if kind == "com" else FollowUpKind.TIMER,
-                queue=settings.INTERACTIVE_QUEUE,
-                due_at=timezone.now(),
-            )
-        )
+        republish(match_id, version, FollowUpKind.COM if kind == "com" else FollowUpKind.TIMER)
     return stalled
+
+
+def republish(match_id: object, version: int, kind: str) -> bool:
+    """Publish now, on the ``interactive`` queue, the ``kind`` of work (a COM's turn or a
+    turn timer) a match waits for at ``version``, outside the outbox (the sweeper's and
+    the operators' re-enqueue). False when the broker could not be reached."""
+    return publish(
+        FollowUp(
+            match_id=match_id,
+            version=version,
+            kind=kind,
+            queue=settings.INTERACTIVE_QUEUE,
+            due_at=timezone.now(),
+        )
+    )
 
 
 TASK_OPTIONS = {

@@ -34,7 +34,7 @@ class RequestStatsMiddleware:
             method = request.method if request.method in METHODS else "OTHER"
             stats.record(
                 endpoint=(match.view_name if match is not None else None) or UNRESOLVED,
-                method=method or "OTHER",
+                method=method,
                 status=response.status_code,
                 seconds=elapsed,
             )

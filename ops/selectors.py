@@ -67,9 +67,10 @@ def _make_interval(seconds: Any) -> Func:
 def stalled(older_than: float | None = None, limit: int = STALLED_LIMIT) -> list[Stalled]:
     """Active matches waiting on a COM for longer than ``older_than`` seconds
     (``COM_STALL_SECONDS`` by default), or on a turn timer whose deadline passed longer
-    ago than that, longest waiting first; at most ``limit`` of each kind. The same rule
-    as ``matches.tasks.stalled_matches`` (each one found here is one the sweeper
-    re-enqueues), computed in SQL with a limit so that it stays cheap on a large store."""
+    ago than that, longest waiting first; at most ``limit`` of each kind. A subset of what
+    ``matches.tasks.stalled_matches`` finds (the sweeper takes a timer as soon as its
+    deadline passes; the page shows it only once it is that late), computed in SQL with
+    a limit so that it stays cheap on a large store."""
     if older_than is None:
         older_than = settings.COM_STALL_SECONDS
     now = timezone.now()

@@ -5,14 +5,12 @@ from __future__ import annotations
 import enum
 import uuid
 
-from django.conf import settings
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.utils import timezone
 
-from matches.models import FollowUp, FollowUpKind, Match, MatchStatus, SeatKind
+from matches.models import FollowUpKind, Match, MatchStatus, SeatKind
 from matches.services import turn_limit
-from matches.tasks import publish
+from matches.tasks import republish
 
 
 class Reenqueued(enum.Enum):
@@ -37,14 +35,7 @@ def match_reenqueue(*, match_id: uuid.UUID, user: AbstractBaseUser) -> Reenqueue
         kind = FollowUpKind.TIMER
     else:
         return Reenqueued.NOTHING
-    followup = FollowUp(
-        match_id=match.id,
-        version=match.version,
-        kind=kind,
-        queue=settings.INTERACTIVE_QUEUE,
-        due_at=timezone.now(),
-    )
-    if not publish(followup):
+    if not republish(match.id, match.version, kind):
         return Reenqueued.BROKER_AWAY
     what = "COM turn" if kind == FollowUpKind.COM else "turn timer"
     LogEntry.objects.log_actions(
