@@ -311,16 +311,22 @@ def test_the_aggregate_counts_requests_actions_and_errors(admin_client, alice, b
     # then
     assert hour is not None and len(hour.minutes) == stats.MINUTES
     totals = hour.totals
-    assert (totals.requests, totals.actions) == (5, 3)
-    assert (totals.client_errors, totals.server_errors) == (1, 1)
     endpoints = {(e.name, e.method): e for e in hour.endpoints}
+    # a request of an earlier test may still land meanwhile (a browser's, on the live
+    # server this process shares): the ones made here are counted exactly
+    mine = {("api:actions", "POST"), ("api:me", "GET"), ("readyz", "GET")}
+    assert sum(e.requests for key, e in endpoints.items() if key in mine) == 5
+    assert totals.requests == sum(e.requests for e in hour.endpoints)
+    assert totals.actions == 3
+    assert (totals.client_errors, totals.server_errors) == (1, 1)
     actions = endpoints["api:actions", "POST"]
     assert actions.requests == 3 and 0 < actions.mean_ms <= actions.max_ms
     assert endpoints["api:me", "GET"].requests == 1
     # and the page shows them (its own request is counted after it is made)
     page = admin_client.get(DASHBOARD)
     traffic = section(page, "ops-traffic")
-    assert "5 requests, 3 actions" in traffic
+    shown = re.search(r"(\d+) requests, 3 actions", traffic)
+    assert shown is not None and int(shown.group(1)) >= 5, traffic
     assert '<span id="ops-5xx">1</span>' in traffic and '<span id="ops-4xx">1</span>' in traffic
     assert traffic.count("<rect ") == 4 * stats.MINUTES
     assert 'data-endpoint="api:actions POST"' in section(page, "ops-slowest")
@@ -353,5 +359,7 @@ def test_without_redis_requests_go_on_and_the_page_says_unavailable(admin_client
         assert "unavailable" in section(page, "ops-traffic")
         assert status_cells(page, "golf")["active"] == 1  # the database's figures still show
         assert "Re-enqueue" in body
-        assert elapsed < 2 * connection.TIMEOUT_SECONDS + 1  # one failed try, then none
+        assert elapsed < 2 * connection.TIMEOUT_SECONDS + 1
+        # one failed try, then none: the server is left alone for a while
+        assert connection.client() is None
         assert stats.record(endpoint="x", method="GET", status=200, seconds=0) is False
