@@ -7,7 +7,15 @@ wants costs. Going out and going on are valued alike up to that point, since the
 opponents play those next turns either way (with ``final_turns: none`` going out gives
 them none). What going on adds is the seat's own next turn, less the opponents' turns
 after it (:meth:`Evaluator.future`): going out is right when the opponents have more to
-gain from the hole going on than the seat has."""
+gain from the hole going on than the seat has.
+
+That much is one turn deep, and it misjudges what a card left face up is worth: a known
+high card is a target for every later card lower than it, where a face-down card is
+replaced only blindly and at its mean, and each face-down card turned is a step towards
+going out (with ``flip_on_discard: never`` a swap is the only step there is). A
+:class:`Lookahead` (``hard``'s) adds both: the seat's own later draws, each valued on the
+grid the action leaves, and a bonus for a card turned. ``normal`` looks no further than
+its one turn."""
 
 from __future__ import annotations
 
@@ -18,6 +26,17 @@ from golf.actions import Action, DiscardDrawn, DrawFromStock, SwapCard, TakeDisc
 from golf.com.knowledge import Cells, Knowledge, Rank, ranks_of
 from golf.rules import FinalTurns, Rules
 from golf.views import View
+
+
+@dataclass(frozen=True, slots=True)
+class Lookahead:
+    """What an evaluation counts beyond the opponents' next turns (nothing by default)."""
+
+    draws: float = 0.0  # the seat's later draws, each valued on the grid the action leaves
+    reveal: float = 0.0  # points a face-down card turned face up is worth beyond its estimate
+
+
+ONE_TURN = Lookahead()
 
 
 @dataclass(slots=True)
@@ -32,11 +51,19 @@ class Evaluator:
     opponent_estimates: list[float]
     last_turn: bool  # someone else went out: this is the seat's final turn
     hidden: list[int]  # the seat's face-down positions
+    look: Lookahead = ONE_TURN
+    _own: dict[tuple[int | None, Rank | None], float] = field(default_factory=dict)
     _gains: dict[int, tuple[float, dict[Rank, float]]] = field(default_factory=dict)
     _future: float | None = None
 
     @classmethod
-    def from_view(cls, view: View, rules: Rules, know: Knowledge | None = None) -> Evaluator:
+    def from_view(
+        cls,
+        view: View,
+        rules: Rules,
+        know: Knowledge | None = None,
+        look: Lookahead = ONE_TURN,
+    ) -> Evaluator:
         assert view.seat is not None
         know = know or Knowledge.from_view(view, rules)
         me = view.seat
@@ -53,6 +80,7 @@ class Evaluator:
             opponent_estimates=[know.estimate(c) for c in opponents],
             last_turn=view.finisher is not None and view.finisher != me,
             hidden=[p for p, r in enumerate(cells) if r is None],
+            look=look,
         )
 
     # --- single outcomes ---------------------------------------------------------------------
@@ -143,6 +171,38 @@ class Evaluator:
             return estimate + self.opponent_turn_gain(nxt, top) / len(self.opponents)
         return estimate - self.after_next_turns(top) - self.future()
 
+    def own_draw_gain(self, position: int | None, rank: Rank | None) -> float:
+        """What one later draw is expected to save the seat's grid once ``rank`` is at
+        ``position`` (the grid as it is for ``None``)."""
+        key = (position, rank)
+        cached = self._own.get(key)
+        if cached is None:
+            cells, estimate = self.cells, self.base
+            if position is None or rank is None:
+                cached = self.draw_gain(cells, estimate)
+            else:
+                estimate = self.know.estimate_with(cells, estimate, position, rank)
+                old = cells[position]
+                cells[position] = rank
+                try:
+                    cached = self.draw_gain(cells, estimate)
+                finally:
+                    cells[position] = old
+            self._own[key] = cached
+        return cached
+
+    def later(self, position: int | None, rank: Rank | None, turned: bool) -> float:
+        """What the :class:`Lookahead` adds for an action that leaves ``rank`` at
+        ``position`` (nothing placed for ``None``) and turns a face-down card or not: its
+        saving, to subtract from the action's value."""
+        look = self.look
+        if self.last_turn or (not look.draws and not look.reveal):
+            return 0.0
+        saving = look.reveal if turned else 0.0
+        if look.draws:
+            saving += look.draws * self.own_draw_gain(position, rank)
+        return saving
+
     # --- actions -------------------------------------------------------------------------------
     def swap_value(self, position: int, rank: Rank) -> float:
         estimate = self.know.estimate_with(self.cells, self.base, position, rank)
@@ -150,12 +210,18 @@ class Evaluator:
         completes = hidden == [position] or not hidden
         replaced = self.cells[position]
         # a face-down card replaced goes face up on the pile: unknown to us now
-        return self.outcome_value(estimate, completes, replaced)
+        value = self.outcome_value(estimate, completes, replaced)
+        if completes:
+            return value
+        return value - self.later(position, rank, replaced is None)
 
     def discard_value(self, rank: Rank, flip: int | None) -> float:
         hidden = self.hidden
         completes = flip is not None and hidden == [flip]
-        return self.outcome_value(self.base, completes, rank)
+        value = self.outcome_value(self.base, completes, rank)
+        if completes:
+            return value
+        return value - self.later(None, None, flip is not None)
 
     def place_values(self, rank: Rank, actions: list[Action]) -> list[float]:
         values = []

@@ -7,7 +7,8 @@ seeded random source, and returns one of the view's legal actions.
 * ``easy``: a beginner's rules of thumb - keeps low cards and obvious pairs, never
   thinks about the unseen cards or the other players, and now and then blunders.
 * ``normal``: a sound expected-value player (see :mod:`golf.com.evaluate`).
-* ``hard``: determinized search over the unseen cards (see :mod:`golf.com.search`).
+* ``hard``: determinized search over the unseen cards, its candidates ordered by the same
+  evaluation looking further ahead (see :mod:`golf.com.search`).
 
 ``medium`` is another name of ``normal`` (:data:`LEVEL_ALIASES`), accepted wherever a level
 is named. In the pause after a hole every level answers ``next`` (its only legal action).

@@ -6,7 +6,9 @@ its best candidate actions forward a few turns on every sample with a fast greed
 rollout for all seats, and keeps the action whose outcome (its score minus its
 opponents' mean) is lowest on average. The same samples serve every candidate (common
 random numbers), so the comparison measures the actions rather than the luck of the
-draw. The budget is fixed - candidates x samples x rollout depth - so a decision is
+draw. The candidates and the move played when no rollout clearly beats it come from the
+expected-value evaluation with a look beyond the next turns (:data:`HARD_LOOK`), which
+``normal`` does without. The budget is fixed - candidates x samples x rollout depth - so a decision is
 deterministic for a given seed and its time is bounded.
 """
 
@@ -19,11 +21,16 @@ from dataclasses import dataclass
 from cards.deck import rank_of
 from golf.actions import Action, DiscardDrawn, DrawFromStock, SwapCard, TakeDiscard
 from golf.com.common import playable, spread_flip
-from golf.com.evaluate import Evaluator
+from golf.com.evaluate import Evaluator, Lookahead
 from golf.com.knowledge import Knowledge, unseen_ranks
 from golf.rules import FinalTurns, FlipOnDiscard, Rules
 from golf.state import Phase
 from golf.views import View
+
+#: The evaluation's look beyond the next turns (see golf.com.evaluate): one and a half of
+#: the seat's own later draws and a point for each card turned, the best of the weights
+#: tried against `normal` (docs/benchmarks.md; two and a half draws already plays worse).
+HARD_LOOK = Lookahead(draws=1.5, reveal=1.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +42,7 @@ class Budget:
     rounds: int = 6  # turns each seat plays in a rollout before the position is scored
     clear_margin: float = 6.0  # skip the search when the evaluation's best leads by this
     confidence: float = 1.0  # standard errors by which a rollout must beat the evaluation
+    look: Lookahead = HARD_LOOK  # what the evaluation that orders the candidates counts
 
 
 DEFAULT_BUDGET = Budget()
@@ -301,7 +309,7 @@ def search_policy(
         return spread_flip(view, rules, rng)
     assert view.seat is not None
     know = Knowledge.from_view(view, rules)
-    ev = Evaluator.from_view(view, rules, know)
+    ev = Evaluator.from_view(view, rules, know, budget.look)
     drawn = rank_of(view.drawn_card) if view.drawn_card is not None else None
     if view.phase is Phase.DRAW:
         values = ev.draw_choice_values(actions)

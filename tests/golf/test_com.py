@@ -23,8 +23,9 @@ from golf import (
     view_for,
 )
 from golf.com import LEVELS, POLICIES, choose_action
+from golf.com.evaluate import Evaluator
 from golf.com.hint import hint
-from golf.com.search import Budget, search_policy
+from golf.com.search import DEFAULT_BUDGET, Budget, search_policy
 from golf.state import COM, HUMAN, State, evolve
 from tests.golf.helpers import act, table
 from tests.golf.invariants import shuffle_hidden
@@ -208,15 +209,19 @@ def test_greedy_takes_a_discard_only_to_lower_its_score_and_places_it_best():
     assert POLICIES["greedy"](view, rules, random.Random(1)) == DrawFromStock()
 
 
-def five_in_hand(mine, theirs):  # type: ignore[no-untyped-def]
-    """Seat 0's view in six-card golf with a 5 drawn from the stock and the grids given."""
+def in_hand(card, mine, theirs):  # type: ignore[no-untyped-def]
+    """Seat 0's view in six-card golf with ``card`` drawn from the stock and the grids given."""
     rules = Rules.from_preset("six-card")
     grids = [["AS", "AC", "AD", "AH", "KS", "KC"], ["QS", "QC", "QD", "QH", "JS", "JC"]]
-    state = opened(rules, grids, "8D", ["5S", "KH", "KD"], [COM, COM])
+    state = opened(rules, grids, "8D", [card, "KH", "KD"], [COM, COM])
     state, _ = act(state, 0, DrawFromStock())
     view = view_for(state, 0)
-    assert view.drawn_card == "5S"
+    assert view.drawn_card == card
     return rules, dataclasses.replace(view, grids=(mine, theirs))
+
+
+def five_in_hand(mine, theirs):  # type: ignore[no-untyped-def]
+    return in_hand("5S", mine, theirs)
 
 
 def test_normal_goes_out_when_the_opponent_has_more_to_gain_from_the_hole_going_on():
@@ -240,3 +245,27 @@ def test_hard_does_not_go_out_far_behind():
         action = search_policy(view, rules, random.Random(seed), searched)
         assert isinstance(action, SwapCard), seed
         assert action.position != 5, seed
+
+
+@pytest.mark.parametrize(
+    ("mine", "spot"),
+    [
+        (("AC", None, "5C", "AD", None, "5D"), 1),  # A ? 5 / A ? 5
+        (("4C", None, "KC", None, None, None), 4),  # 4 ? K / ? ? ?
+    ],
+)
+def test_hard_counts_what_a_high_card_left_face_up_is_worth_later(mine, spot):
+    # A queen drawn: one turn deep, putting it face up in a face-down spot costs its 10
+    # points against the unseen cards' mean, and discarding it looks better by nearly 6.
+    # Played out, the swap is the better move (docs/benchmarks.md): the queen is a target
+    # for every later card below it, and the spot is turned. Hard's look ahead sees it.
+    theirs = (None, "4S", None, "7H", None, None)
+    rules, view = in_hand("QS", mine, theirs)
+    one_turn = Evaluator.from_view(view, rules)
+    ahead = Evaluator.from_view(view, rules, look=DEFAULT_BUDGET.look)
+    assert one_turn.swap_value(spot, "Q") - one_turn.discard_value("Q", None) > 5
+    assert ahead.swap_value(spot, "Q") < ahead.discard_value("Q", None)
+    # a later draw saves more with the queen to replace than with the card face down
+    assert ahead.own_draw_gain(spot, "Q") > ahead.own_draw_gain(None, None)
+    # and normal keeps its one-turn judgement: it discards the queen
+    assert POLICIES["normal"](view, rules, random.Random(1)) == DiscardDrawn()
