@@ -6,10 +6,10 @@ its best candidate actions forward a few turns on every sample with a fast greed
 rollout for all seats, and keeps the action whose outcome (its score minus its
 opponents' mean) is lowest on average. The same samples serve every candidate (common
 random numbers), so the comparison measures the actions rather than the luck of the
-draw. The candidates and the move played when no rollout clearly beats it come from the
-expected-value evaluation with a look beyond the next turns (:data:`HARD_LOOK`), which
-``normal`` does without. The budget is fixed - candidates x samples x rollout depth - so a decision is
-deterministic for a given seed and its time is bounded.
+draw. The candidates, and the move played when no rollout clearly beats it, come from
+the expected-value evaluation with a look beyond the next turns (:data:`HARD_LOOK`),
+which ``normal`` does without. The budget is fixed - candidates x samples x rollout
+depth - so a decision is deterministic for a given seed and its time is bounded.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from golf.state import Phase
 from golf.views import View
 
 #: The evaluation's look beyond the next turns (see golf.com.evaluate): one and a half of
-#: the seat's own later draws and a point for each card turned, the best of the weights
+#: the seat's own later draws and a point for each card turned, as good as any weights
 #: tried against `normal` (docs/benchmarks.md; two and a half draws already plays worse).
 HARD_LOOK = Lookahead(draws=1.5, reveal=1.0)
 
