@@ -141,7 +141,7 @@ class Evaluator:
         when the opponents have more to gain from the hole going on, and wrong when the
         seat has."""
         if self._future is None:
-            mine = self.draw_gain(self.cells, self.base)
+            mine = self.own_draw_gain(None, None)
             theirs = [self._opponent_gains(i)[0] for i in range(len(self.opponents))]
             self._future = mine - sum(theirs) / len(theirs)
         return self._future
@@ -196,7 +196,7 @@ class Evaluator:
         ``position`` (nothing placed for ``None``) and turns a face-down card or not: its
         saving, to subtract from the action's value."""
         look = self.look
-        if self.last_turn or (not look.draws and not look.reveal):
+        if self.last_turn or look == ONE_TURN:
             return 0.0
         saving = look.reveal if turned else 0.0
         if look.draws:

@@ -28,7 +28,7 @@ from golf.actions import (
     TakeDiscard,
 )
 from golf.com.common import playable, spread_flip
-from golf.com.evaluate import Evaluator
+from golf.com.evaluate import ONE_TURN, Evaluator, Lookahead
 from golf.com.search import search_policy
 from golf.rules import Rules
 from golf.state import Phase
@@ -176,11 +176,15 @@ def best_by_value(actions: list[Action], values: list[float]) -> Action:
     return actions[best]
 
 
-def normal_policy(view: View, rules: Rules, rng: random.Random) -> Action:
+def normal_policy(
+    view: View, rules: Rules, rng: random.Random, look: Lookahead = ONE_TURN
+) -> Action:
+    """The evaluation's best move, one turn deep (with ``look``, as far as ``hard``'s
+    evaluation sees: ``bench/golf_look.py`` measures it so)."""
     actions, forced = _forced(view, rules, rng)
     if forced is not None:
         return forced
-    ev = Evaluator.from_view(view, rules)
+    ev = Evaluator.from_view(view, rules, look=look)
     if view.phase is Phase.DRAW:
         return best_by_value(actions, ev.draw_choice_values(actions))
     card = view.drawn_card
