@@ -44,6 +44,19 @@ class Tally:
     ties: list[int] = field(default_factory=list)
     times: dict[str, list[float]] = field(default_factory=dict)
 
+    def record(self, scores: Sequence[int], entry_at: Sequence[int]) -> None:
+        """One hole's scores, seat by seat, for the entries ``entry_at`` seated there."""
+        best = min(scores)
+        winners = [s for s, v in enumerate(scores) if v == best]
+        for seat, score in enumerate(scores):
+            entry = entry_at[seat]
+            self.scores[entry].append(score)
+            if seat in winners:
+                if len(winners) == 1:
+                    self.wins[entry] += 1
+                else:
+                    self.ties[entry] += 1
+
     def merge(self, other: Tally) -> None:
         for mine, theirs in zip(self.scores, other.scores, strict=True):
             mine.extend(theirs)
@@ -77,16 +90,7 @@ def play_hole(rules: Rules, entries: Sequence[str], seed: int, hole: int, tally:
             if isinstance(event, HoleScored):
                 scored = event
     assert scored is not None
-    best = min(scored.scores)
-    winners = [s for s, v in enumerate(scored.scores) if v == best]
-    for seat, score in enumerate(scored.scores):
-        entry = entry_at[seat]
-        tally.scores[entry].append(score)
-        if seat in winners:
-            if len(winners) == 1:
-                tally.wins[entry] += 1
-            else:
-                tally.ties[entry] += 1
+    tally.record(scored.scores, entry_at)
 
 
 def run_chunk(args: tuple[dict[str, Any], list[str], int, int, int]) -> Tally:
