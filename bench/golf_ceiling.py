@@ -1,0 +1,132 @@
+"""How far Golf ``hard``'s search gets against ``normal`` when it is let see cards no fair
+player can: a measure of how much of the target is left to skill (docs/benchmarks.md).
+
+    .venv/bin/python bench/golf_ceiling.py --holes 2000 --seed 1 [--sees none,own,all] [--jobs 2]
+
+Two-player six-card golf, the arena's holes (the same deals and seats as
+``python -m golf.arena --seats hard,normal``). For each of ``--sees``, ``hard`` plays
+``normal`` with its search unchanged (budget, candidates, rollouts), but its samples of
+the unseen cards keep what it is let see at its true place:
+
+* ``none``: nothing (``hard`` as it is, the control);
+* ``own``: its own face-down cards;
+* ``all``: every face-down card of both grids (the stock is still shuffled anew).
+
+Prints each one's arena figures and its share of the decided holes. Nothing here is a COM
+level: a seat that reads the state is a measuring device, never a player.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from unittest import mock
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from cards.deck import rank_of
+from golf.arena import Tally, _seed, print_summary, summary
+from golf.com import search
+from golf.com.knowledge import Knowledge
+from golf.com.policies import POLICIES
+from golf.decide import decide, start_match
+from golf.events import HoleScored
+from golf.rules import Rules
+from golf.state import COM, State, evolve, replay
+from golf.views import View, view_for
+
+RULES = Rules.from_preset("six-card").with_overrides(holes=1)
+SEES = ("none", "own", "all")
+FAIR = search._determinize  # the sampler the search has, before a seer stands in for it
+
+
+def seer(state: State, sees: str) -> Callable[[View, Rules, random.Random, Knowledge], search._Sim]:
+    """A sampler of the unseen cards that leaves the cards ``sees`` names where they are."""
+
+    def determinize(view: View, rules: Rules, rng: random.Random, know: Knowledge) -> search._Sim:
+        sim = FAIR(view, rules, rng, know)  # the fair sample, then mended
+        me = view.seat
+        shown = [s for s in range(len(sim.grids)) if sees == "all" or (sees == "own" and s == me)]
+        # every place whose card was drawn (hidden cells, the stock) until its true card is
+        # set: each true card trades places with a card of its rank still drawn, which keeps
+        # the cards not shown dealt at random among the places not shown
+        rows = [*sim.grids, sim.stock]  # the stock is the last row
+        drawn = [(s, p) for s in range(len(sim.grids)) for p, up in enumerate(sim.up[s]) if not up]
+        drawn += [(len(sim.grids), i) for i in range(len(sim.stock))]
+        for s in shown:
+            grid = sim.grids[s]
+            for p, up in enumerate(sim.up[s]):
+                if up:
+                    continue
+                drawn.remove((s, p))  # set now: no longer a place to trade with
+                true = rank_of(state.grids[s][p])
+                for row, i in drawn:
+                    if grid[p] != true and rows[row][i] == true:
+                        rows[row][i], grid[p] = grid[p], true
+                        break
+        return sim
+
+    return determinize
+
+
+def play(args: tuple[str, int, int, int]) -> Tally:
+    sees, seed, start, stop = args
+    tally = Tally([[], []], [0, 0], [0, 0], {})
+    entries = ("hard", "normal")
+    for hole in range(start, stop):
+        entry_at = [(s + hole) % 2 for s in range(2)]  # as golf.arena.play_hole seats them
+        state = replay(start_match(RULES, [COM, COM], _seed(seed, hole)))
+        rng = random.Random(int.from_bytes(_seed(seed, hole, 1)[:8], "big"))
+        scores: tuple[int, ...] = ()
+        while not state.ended:
+            seat = state.seats_to_act()[0]
+            level = entries[entry_at[seat]]
+            view = view_for(state, seat)
+            move_rng = random.Random(rng.getrandbits(64))
+            if level == "hard" and sees != "none":
+                with mock.patch.object(search, "_determinize", seer(state, sees)):
+                    action = POLICIES["hard"](view, RULES, move_rng)
+            else:
+                action = POLICIES[level](view, RULES, move_rng)
+            for event in decide(state, seat, action):
+                state = evolve(state, event)
+                if isinstance(event, HoleScored):
+                    scores = event.scores
+        tally.record(scores, entry_at)
+    return tally
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--holes", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sees", default=",".join(SEES), help="any of none, own, all")
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    chosen = [s.strip() for s in args.sees.split(",")]
+    if any(s not in SEES for s in chosen):
+        parser.error(f"--sees takes {', '.join(SEES)}")
+    chunk = max(1, args.holes // (args.jobs * 8))
+    for sees in chosen:
+        parts = [
+            (sees, args.seed, start, min(args.holes, start + chunk))
+            for start in range(0, args.holes, chunk)
+        ]
+        total = Tally([[], []], [0, 0], [0, 0], {})
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            for tally in pool.map(play, parts):
+                total.merge(tally)
+        result = summary(total, ["hard", "normal"])
+        first, second = (e["win_rate"] for e in result["entries"])
+        print(f"\n== hard sees {sees}: {args.holes} holes, seed {args.seed}")
+        print_summary({**result, "decision_time": {}})
+        print(f"hard wins {100 * first / (first + second):.1f}% of the decided holes")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
