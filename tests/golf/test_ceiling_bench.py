@@ -4,10 +4,7 @@ what it is let see, or the ceiling it reports measures something else."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-from pathlib import Path
-from types import ModuleType
 
 from cards.deck import rank_of
 from golf.arena import run_chunk
@@ -16,20 +13,11 @@ from golf.decide import start_match
 from golf.rules import Rules
 from golf.state import COM, replay
 from golf.views import view_for
-
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "golf_ceiling.py"
-
-
-def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("golf_ceiling", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.benches import load
 
 
 def test_seeing_nothing_is_the_arena_to_the_last_point() -> None:
-    bench = _bench()
+    bench = load("golf_ceiling")
     rules = Rules.from_preset("six-card").with_overrides(holes=1)
     arena = run_chunk((rules.to_json(), ["hard", "normal"], 3, 0, 3))
     control = bench.play(("none", 3, 0, 3))
@@ -40,7 +28,7 @@ def test_seeing_nothing_is_the_arena_to_the_last_point() -> None:
 
 
 def test_a_seer_keeps_the_cards_it_is_let_see_and_deals_the_rest() -> None:
-    bench = _bench()
+    bench = load("golf_ceiling")
     rules = bench.RULES
     state = replay(start_match(rules, [COM, COM], bytes(32)))
     view = view_for(state, 0)

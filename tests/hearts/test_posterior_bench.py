@@ -4,17 +4,11 @@ a deal that knows only the voids."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "hearts_posterior.py"
+from tests.benches import load
 
 
 def test_the_chain_places_the_unseen_cards_better_than_the_voids_alone() -> None:
-    spec = importlib.util.spec_from_file_location("hearts_posterior", BENCH)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load("hearts_posterior")
     figures = bench.measure(players=5, deals=2, samples=10, seed=7)
     voids, chain, strict = (figures[name] for name in bench.SAMPLERS)
     assert all(0 < share <= 1 for share, _ in figures.values())
