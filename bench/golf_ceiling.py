@@ -22,25 +22,24 @@ import argparse
 import random
 import sys
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cards.deck import rank_of
-from golf.arena import Tally, _seed, print_summary, summary
+from golf.actions import Action
+from golf.arena import Tally, by_level, print_summary, run_arena, summary
 from golf.com import search
 from golf.com.knowledge import Knowledge
-from golf.com.policies import POLICIES
-from golf.decide import decide, start_match
-from golf.events import HoleScored
 from golf.rules import Rules
-from golf.state import COM, State, evolve, replay
-from golf.views import View, view_for
+from golf.state import State
+from golf.views import View
 
 RULES = Rules.from_preset("six-card").with_overrides(holes=1)
 SEES = ("none", "own", "all")
+ENTRIES = ["hard", "normal"]
 FAIR = search._determinize  # the sampler the search has, before a seer stands in for it
 
 
@@ -73,31 +72,19 @@ def seer(state: State, sees: str) -> Callable[[View, Rules, random.Random, Knowl
     return determinize
 
 
-def play(args: tuple[str, int, int, int]) -> Tally:
-    sees, seed, start, stop = args
-    tally = Tally([[], []], [0, 0], [0, 0], {})
-    entries = ("hard", "normal")
-    for hole in range(start, stop):
-        entry_at = [(s + hole) % 2 for s in range(2)]  # as golf.arena.play_hole seats them
-        state = replay(start_match(RULES, [COM, COM], _seed(seed, hole)))
-        rng = random.Random(int.from_bytes(_seed(seed, hole, 1)[:8], "big"))
-        scores: tuple[int, ...] = ()
-        while not state.ended:
-            seat = state.seats_to_act()[0]
-            level = entries[entry_at[seat]]
-            view = view_for(state, seat)
-            move_rng = random.Random(rng.getrandbits(64))
-            if level == "hard" and sees != "none":
-                with mock.patch.object(search, "_determinize", seer(state, sees)):
-                    action = POLICIES["hard"](view, RULES, move_rng)
-            else:
-                action = POLICIES[level](view, RULES, move_rng)
-            for event in decide(state, seat, action):
-                state = evolve(state, event)
-                if isinstance(event, HoleScored):
-                    scores = event.scores
-        tally.record(scores, entry_at)
-    return tally
+def seeing(
+    sees: str, state: State, level: str, view: View, rules: Rules, rng: random.Random
+) -> Action:
+    """The arena's move for ``level``, but ``hard`` samples through a seer of ``state``."""
+    if level != "hard" or sees == "none":
+        return by_level(state, level, view, rules, rng)
+    with mock.patch.object(search, "_determinize", seer(state, sees)):
+        return by_level(state, level, view, rules, rng)
+
+
+def play(sees: str, holes: int, seed: int, jobs: int) -> Tally:
+    """The arena's ``hard, normal`` holes with ``hard`` let see what ``sees`` names."""
+    return run_arena(RULES, ENTRIES, holes, seed, jobs, partial(seeing, sees))
 
 
 def main() -> int:
@@ -110,17 +97,9 @@ def main() -> int:
     chosen = [s.strip() for s in args.sees.split(",")]
     if any(s not in SEES for s in chosen):
         parser.error(f"--sees takes {', '.join(SEES)}")
-    chunk = max(1, args.holes // (args.jobs * 8))
     for sees in chosen:
-        parts = [
-            (sees, args.seed, start, min(args.holes, start + chunk))
-            for start in range(0, args.holes, chunk)
-        ]
-        total = Tally([[], []], [0, 0], [0, 0], {})
-        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            for tally in pool.map(play, parts):
-                total.merge(tally)
-        result = summary(total, ["hard", "normal"])
+        total = play(sees, args.holes, args.seed, args.jobs)
+        result = summary(total, ENTRIES)
         first, second = (e["win_rate"] for e in result["entries"])
         print(f"\n== hard sees {sees}: {args.holes} holes, seed {args.seed}")
         print_summary({**result, "decision_time": {}})

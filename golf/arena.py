@@ -22,19 +22,29 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from golf.actions import Action
 from golf.com.policies import LEVEL_ALIASES, POLICIES, resolve_level
 from golf.decide import decide, start_match
 from golf.errors import EngineError
 from golf.events import HoleScored
 from golf.rules import PRESETS, Rules
 from golf.simulate import parse_overrides
-from golf.state import COM, evolve, replay
-from golf.views import view_for
+from golf.state import COM, State, evolve, replay
+from golf.views import View, view_for
+
+#: How a seat's move is chosen: (state, level, view, rules, rng) -> action. The arena's
+#: levels read the view alone; a bench may stand a measuring device in (bench/golf_ceiling.py).
+Chooser = Callable[[State, str, View, Rules, random.Random], Action]
+
+
+def by_level(state: State, level: str, view: View, rules: Rules, rng: random.Random) -> Action:
+    """The COM level's move, from the view alone."""
+    return POLICIES[resolve_level(level)](view, rules, rng)
 
 
 @dataclass
@@ -70,7 +80,14 @@ def _seed(base: int, *parts: int) -> bytes:
     return hashlib.sha256(":".join(str(p) for p in (base, *parts)).encode()).digest()
 
 
-def play_hole(rules: Rules, entries: Sequence[str], seed: int, hole: int, tally: Tally) -> None:
+def play_hole(
+    rules: Rules,
+    entries: Sequence[str],
+    seed: int,
+    hole: int,
+    tally: Tally,
+    choose: Chooser = by_level,
+) -> None:
     """One hole with ``entries`` rotated round the seats by ``hole``; results into ``tally``."""
     n = len(entries)
     # seat s is played by entry (s + hole) % n
@@ -83,7 +100,7 @@ def play_hole(rules: Rules, entries: Sequence[str], seed: int, hole: int, tally:
         level = entries[entry_at[seat]]
         view = view_for(state, seat)
         started = time.perf_counter()
-        action = POLICIES[resolve_level(level)](view, rules, random.Random(rng.getrandbits(64)))
+        action = choose(state, level, view, rules, random.Random(rng.getrandbits(64)))
         tally.times.setdefault(level, []).append(time.perf_counter() - started)
         for event in decide(state, seat, action):
             state = evolve(state, event)
@@ -93,24 +110,31 @@ def play_hole(rules: Rules, entries: Sequence[str], seed: int, hole: int, tally:
     tally.record(scored.scores, entry_at)
 
 
-def run_chunk(args: tuple[dict[str, Any], list[str], int, int, int]) -> Tally:
-    rules_json, entries, seed, start, stop = args
+def run_chunk(args: tuple[dict[str, Any], list[str], int, int, int, Chooser]) -> Tally:
+    rules_json, entries, seed, start, stop, choose = args
     rules = Rules.from_json(rules_json)
     n = len(entries)
     tally = Tally([[] for _ in range(n)], [0] * n, [0] * n, {})
     for hole in range(start, stop):
-        play_hole(rules, entries, seed, hole, tally)
+        play_hole(rules, entries, seed, hole, tally, choose)
     return tally
 
 
-def run_arena(rules: Rules, entries: Sequence[str], holes: int, seed: int, jobs: int = 1) -> Tally:
+def run_arena(
+    rules: Rules,
+    entries: Sequence[str],
+    holes: int,
+    seed: int,
+    jobs: int = 1,
+    choose: Chooser = by_level,
+) -> Tally:
     n = len(entries)
     rules = rules.with_overrides(holes=1)
     rules.validate_for(n)
     total = Tally([[] for _ in range(n)], [0] * n, [0] * n, {})
     chunk = max(1, math.ceil(holes / (jobs * 4)))
     parts = [
-        (rules.to_json(), list(entries), seed, start, min(holes, start + chunk))
+        (rules.to_json(), list(entries), seed, start, min(holes, start + chunk), choose)
         for start in range(0, holes, chunk)
     ]
     if jobs > 1:

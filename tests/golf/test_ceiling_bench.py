@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from cards.deck import rank_of
-from golf.arena import run_chunk
+from golf.arena import run_arena
 from golf.com.knowledge import Knowledge
 from golf.decide import start_match
 from golf.rules import Rules
@@ -18,12 +18,11 @@ from tests.benches import load
 
 def test_seeing_nothing_is_the_arena_to_the_last_point() -> None:
     bench = load("golf_ceiling")
-    rules = Rules.from_preset("six-card").with_overrides(holes=1)
-    arena = run_chunk((rules.to_json(), ["hard", "normal"], 3, 0, 3))
-    control = bench.play(("none", 3, 0, 3))
+    arena = run_arena(Rules.from_preset("six-card"), ["hard", "normal"], 3, seed=3)
+    control = bench.play("none", 3, seed=3, jobs=1)
     assert control.scores == arena.scores
     assert (control.wins, control.ties) == (arena.wins, arena.ties)
-    seeing = bench.play(("all", 3, 0, 1))  # the seer stands in for hard's sampler
+    seeing = bench.play("all", 1, seed=3, jobs=1)  # the seer stands in for hard's sampler
     assert len(seeing.scores[0]) == len(seeing.scores[1]) == 1
 
 
