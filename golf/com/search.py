@@ -10,6 +10,9 @@ draw. The candidates, and the move played when no rollout clearly beats it, come
 the expected-value evaluation with a look beyond the next turns (:data:`HARD_LOOK`),
 which ``normal`` does without. The budget is fixed - candidates x samples x rollout
 depth - so a decision is deterministic for a given seed and its time is bounded.
+
+The seat's very last turn of a match is not searched for points: it is played to win the
+match (:mod:`golf.com.endgame`).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from dataclasses import dataclass
 from cards.deck import rank_of
 from golf.actions import Action, DiscardDrawn, DrawFromStock, SwapCard, TakeDiscard
 from golf.com.common import playable, spread_flip
+from golf.com.endgame import last_turn_move
 from golf.com.evaluate import Evaluator, Lookahead
 from golf.com.knowledge import Knowledge, unseen_ranks
 from golf.rules import FinalTurns, FlipOnDiscard, Rules
@@ -308,6 +312,9 @@ def search_policy(
     if view.phase is Phase.FLIPS:
         return spread_flip(view, rules, rng)
     assert view.seat is not None
+    last = last_turn_move(view, rules, rng)
+    if last is not None:
+        return last
     know = Knowledge.from_view(view, rules)
     ev = Evaluator.from_view(view, rules, know, budget.look)
     drawn = rank_of(view.drawn_card) if view.drawn_card is not None else None

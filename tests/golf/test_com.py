@@ -269,3 +269,74 @@ def test_hard_counts_what_a_high_card_left_face_up_is_worth_later(mine, spot):
     assert ahead.own_draw_gain(spot, "Q") > ahead.own_draw_gain(None, None)
     # and normal keeps its one-turn judgement: it discards the queen
     assert POLICIES["normal"](view, rules, random.Random(1)) == DiscardDrawn()
+
+
+def last_turn(view, theirs, mine, hole=1, holes=1):  # type: ignore[no-untyped-def]
+    """``view`` as seat 0's last turn of a match: seat 1 has gone out with ``theirs``."""
+    return dataclasses.replace(
+        view, grids=(mine, theirs), finisher=1, final_turns_left=1, hole=hole, holes=holes
+    )
+
+
+# seat 1 went out with 4 9 Q / 4 A Q: 10 points; seat 0 shows K K 3 / K K ? (3 and ?)
+AHEAD = ("KS", "KH", "3C", "KD", "KC", None), ("4S", "9S", "QD", "4C", "AC", "QC")
+
+
+def test_hard_takes_the_sure_win_on_the_last_turn_of_the_match():
+    # a 6 in hand: at 5 it ends on 9 against 10, a sure win; discarding leaves 3 + ?, fewer
+    # points expected (about 8) but a loss whenever ? is 8 or more
+    mine, theirs = AHEAD
+    rules, view = in_hand("6S", mine, theirs)
+    view = last_turn(view, theirs, mine)
+    assert POLICIES["normal"](view, rules, random.Random(1)) == DiscardDrawn()
+    for seed in range(3):
+        assert POLICIES["hard"](view, rules, random.Random(seed)) == SwapCard(5), seed
+
+
+def test_hard_takes_the_gamble_that_can_still_win_the_match():
+    # seat 1 went out with 4 2 Q / 4 4 Q: 2 points; seat 0 shows K K 4 / K K ? with an ace
+    # in hand: at 5 it ends on a sure 5 (the fewest points expected, and a sure loss), at 2
+    # on 1 + ?, which wins when ? is a 2 or an ace
+    mine = ("KS", "KH", "4C", "KD", "KC", None)
+    theirs = ("4S", "2S", "QD", "4D", "4H", "QC")
+    rules, view = in_hand("AS", mine, theirs)
+    view = last_turn(view, theirs, mine)
+    assert POLICIES["normal"](view, rules, random.Random(1)) == SwapCard(5)
+    for seed in range(3):
+        assert POLICIES["hard"](view, rules, random.Random(seed)) == SwapCard(2), seed
+
+
+def test_hard_takes_a_discard_that_wins_the_match_for_sure():
+    mine, theirs = AHEAD
+    rules = Rules.from_preset("six-card")
+    grids = [["AS", "AC", "AD", "AH", "KS", "KC"], ["QS", "QC", "QD", "QH", "JS", "JC"]]
+    state = opened(rules, grids, "6D", ["8H", "KH", "KD"], [COM, COM])
+    view = last_turn(view_for(state, 0), theirs, mine)
+    assert view.discard[-1] == "6D"
+    for seed in range(3):
+        assert POLICIES["hard"](view, rules, random.Random(seed)) == TakeDiscard(), seed
+
+
+def test_the_last_turn_plays_for_points_before_the_last_hole_and_with_turns_to_come():
+    from golf.com.endgame import last_turn_move
+
+    mine, theirs = AHEAD
+    rules, view = in_hand("6S", mine, theirs)
+    assert last_turn_move(last_turn(view, theirs, mine), rules, random.Random(1)) == SwapCard(5)
+    earlier = last_turn(view, theirs, mine, hole=1, holes=9)
+    assert last_turn_move(earlier, rules, random.Random(1)) is None
+    others_to_play = dataclasses.replace(last_turn(view, theirs, mine), final_turns_left=2)
+    assert last_turn_move(others_to_play, rules, random.Random(1)) is None
+
+
+def test_the_last_turn_counts_the_totals_carried_from_earlier_holes():
+    # the AHEAD position, but seat 0 carries 20 points more from the earlier holes: no
+    # move wins the match, so the points decide and the 6 is discarded
+    mine, theirs = AHEAD
+    rules, view = in_hand("6S", mine, theirs)
+    view = dataclasses.replace(last_turn(view, theirs, mine, hole=9, holes=9), totals=(20, 0))
+    assert POLICIES["hard"](view, rules, random.Random(1)) == DiscardDrawn()
+    # 1 point carried instead: the sure 9 ties the match (10 each), while 3 + ? wins it
+    # only below 6 and loses it at 7 or more, more often: the sure tie is kept
+    view = dataclasses.replace(view, totals=(1, 0))
+    assert POLICIES["hard"](view, rules, random.Random(1)) == SwapCard(5)
