@@ -14,12 +14,11 @@ ones, and the search plays for points (:mod:`golf.com.search`).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
 
 from cards.deck import rank_of
 from golf.actions import Action, DiscardDrawn, DrawFromStock, SwapCard, TakeDiscard
 from golf.com.common import playable
-from golf.com.knowledge import Cells, Rank, ranks_of, unseen_ranks
+from golf.com.knowledge import Cells, Rank, rank_scorer, ranks_of, unseen_ranks
 from golf.rules import Rules
 from golf.state import Phase
 from golf.views import View
@@ -42,29 +41,13 @@ def is_last_turn(view: View) -> bool:
     )
 
 
-def _scorer(rules: Rules) -> Callable[[Sequence[Rank]], int]:
-    values, keys, lines = rules.value_table(), rules.match_keys(), rules.line_positions()
-    keep = rules.negative_pairs_keep_value
-
-    def score(grid: Sequence[Rank]) -> int:
-        zero: set[int] = set()
-        for line in lines:
-            first = grid[line[0]]
-            key = keys[first]
-            if all(keys[grid[q]] == key for q in line) and not (keep and values[first] < 0):
-                zero.update(line)
-        return sum(values[r] for p, r in enumerate(grid) if p not in zero)
-
-    return score
-
-
 class _Table:
     """The grids at the seat's last turn and what its totals carry in from earlier holes."""
 
     def __init__(self, view: View, rules: Rules) -> None:
         assert view.seat is not None
         self.me = view.seat
-        self.score = _scorer(rules)
+        self.score = rank_scorer(rules)
         self.carried = view.totals
         self.grids = [ranks_of(g) for g in view.grids]
         self.unseen = [r for r, n in sorted(unseen_ranks(view, rules).items()) for _ in range(n)]

@@ -6,8 +6,9 @@ from a state, so a COM (or a hint) knows exactly what a human in its seat would 
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from cards.deck import build_deck, rank_of
 from golf.rules import MatchKey, Position, Rules
@@ -142,6 +143,25 @@ class Knowledge:
 def exact_score(ranks: Sequence[Rank | None], rules: Rules) -> int:
     """The score of a fully known grid given by ranks."""
     return score_grid([f"{r}S" if r != "X" else "XR" for r in ranks if r is not None], rules)
+
+
+@functools.lru_cache(maxsize=64)
+def rank_scorer(rules: Rules) -> Callable[[Sequence[Rank]], int]:
+    """A fast :func:`exact_score` for the rules: the score of a fully known grid of ranks
+    (for the searches' inner loops, which score many grids of one rule set)."""
+    values, keys, lines = rules.value_table(), rules.match_keys(), rules.line_positions()
+    keep = rules.negative_pairs_keep_value
+
+    def score(grid: Sequence[Rank]) -> int:
+        zero: set[int] = set()
+        for line in lines:
+            first = grid[line[0]]
+            key = keys[first]
+            if all(keys[grid[q]] == key for q in line) and not (keep and values[first] < 0):
+                zero.update(line)
+        return sum(values[r] for p, r in enumerate(grid) if p not in zero)
+
+    return score
 
 
 def ranks_of(grid: Sequence[str | None]) -> Cells:

@@ -26,7 +26,7 @@ from golf.actions import Action, DiscardDrawn, DrawFromStock, SwapCard, TakeDisc
 from golf.com.common import playable, spread_flip
 from golf.com.endgame import last_turn_move
 from golf.com.evaluate import Evaluator, Lookahead
-from golf.com.knowledge import Knowledge, unseen_ranks
+from golf.com.knowledge import Knowledge, rank_scorer, unseen_ranks
 from golf.rules import FinalTurns, FlipOnDiscard, Rules
 from golf.state import Phase
 from golf.views import View
@@ -72,6 +72,7 @@ class _Sim:
         "mean",
         "rng",
         "rules",
+        "score",
         "stock",
         "turns",
         "up",
@@ -104,6 +105,7 @@ class _Sim:
         self.mean = mean
         self.rng = rng
         self.lines_at = _lines_at(rules)
+        self.score = rank_scorer(rules)
 
     # --- what a seat believes its grid is worth: face-down cards at the mean --------------
     def gain(self, seat: int, pos: int, rank: str) -> float:
@@ -224,15 +226,7 @@ class _Sim:
         return self.end_turn(seat)
 
     def exact(self, seat: int) -> int:
-        grid, values, keys = self.grids[seat], self.values, self.keys
-        zero: set[int] = set()
-        for line in self.rules.line_positions():
-            first = grid[line[0]]
-            if all(keys[grid[q]] == keys[first] for q in line):
-                if self.rules.negative_pairs_keep_value and values[first] < 0:
-                    continue
-                zero.update(line)
-        return sum(values[r] for p, r in enumerate(grid) if p not in zero)
+        return self.score(self.grids[seat])
 
 
 def _determinize(view: View, rules: Rules, rng: random.Random, know: Knowledge) -> _Sim:
