@@ -20,13 +20,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cards.protocol import COM
-from hearts.arena import _digest, deal_rules
+from hearts.arena import deal_start
 from hearts.com.knowledge import Knowledge, Posterior
 from hearts.com.policies import POLICIES
 from hearts.com.search import DEFAULT_BUDGET
 from hearts.com.table import to_int
-from hearts.decide import decide, start_match
+from hearts.decide import decide
 from hearts.rules import Rules
 from hearts.state import Phase, replay
 from hearts.views import view_for
@@ -55,8 +54,7 @@ def measure(players: int, deals: int, samples: int, seed: int) -> dict[str, tupl
     missed = dict.fromkeys(SAMPLERS, 0)
     drawn = dict.fromkeys(SAMPLERS, 0)
     for deal in range(1, deals + 1):
-        one = deal_rules(rules, deal, players)
-        state = replay(start_match(one, [COM] * players, _digest(seed, deal)))
+        one, state = deal_start(rules, seed, deal, players)
         rng = random.Random(deal)
         while not state.ended:
             seat = state.seats_to_act()[0]

@@ -38,7 +38,7 @@ from hearts.events import DealScored, TrickWon
 from hearts.rules import PRESETS, Passing, Rules
 from hearts.scoring import card_points
 from hearts.simulate import parse_overrides
-from hearts.state import replay
+from hearts.state import State, replay
 from hearts.views import view_for
 
 
@@ -73,12 +73,18 @@ def deal_rules(rules: Rules, deal: int, players: int) -> Rules:
     return rules.with_overrides(max_deals=1, passing=passing, players=players)
 
 
+def deal_start(rules: Rules, base: int, deal: int, players: int) -> tuple[Rules, State]:
+    """Deal ``deal`` of the arena's seed ``base`` as the arena plays it: its one-deal rules
+    and the state before the first move (benches measure on the same deals)."""
+    one = deal_rules(rules, deal, players)
+    return one, replay(start_match(one, [COM] * players, _digest(base, deal)))
+
+
 def play_deal(rules: Rules, entries: Sequence[str], base: int, deal: int, out: Results) -> None:
     """Deal ``deal`` with ``entries`` rotated round the seats by ``deal``."""
     n = len(entries)
     entry_at = [(s + deal) % n for s in range(n)]
-    one = deal_rules(rules, deal, n)
-    state = replay(start_match(one, [COM] * n, _digest(base, deal)))
+    one, state = deal_start(rules, base, deal, n)
     rng = random.Random(int.from_bytes(_digest(base, deal, "moves")[:8], "big"))
     taken = [0] * n
     attempted: set[int] = set()
