@@ -11,6 +11,9 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
+#: The longest canonical form stored (case folding and NFKC can lengthen a name).
+CANONICAL_MAX = 600
+
 
 def canonical_username(name: str) -> str:
     """The form two usernames must not share: NFKC, case-folded (Unicode's caseless
@@ -35,7 +38,7 @@ class User(AbstractUser):
     """A player, operator or admin. Custom from the first migration so it can grow."""
 
     username_canonical = models.CharField(
-        max_length=600,
+        max_length=CANONICAL_MAX,
         unique=True,
         editable=False,
         help_text="the username in canonical form (NFKC, case-folded): unique",

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.cache import patch_cache_control, patch_vary_headers
 
 from api.problems import DatabaseUnavailable, plain_problem
 
@@ -24,7 +25,11 @@ class ProblemMiddleware:
       anything reads them (414, 431);
     - a database that cannot be reached is a 503 with ``Retry-After`` everywhere, the admin
       included, like the API's own answer;
-    - under ``/api/`` an error that escapes a view is a problem document, in every mode.
+    - under ``/api/`` an error that escapes a view is a problem document, in every mode;
+    - every ``/api/`` answer is for its caller alone (a seat's view, its hand): it is marked
+      ``Cache-Control: private`` (and ``no-cache`` unless the view set its own directives:
+      revalidate with the ETag) and ``Vary: Authorization``, so no shared cache between
+      the service and its clients may keep one viewer's answer and give it to another.
 
     The server in front (uvicorn, config/serve.py) passes requests beyond these sizes
     through, so that these limits, not the server's own pages, answer.
@@ -49,7 +54,14 @@ class ProblemMiddleware:
                 "Request headers too large",
                 f"a header is at most {MAX_HEADER_LENGTH} bytes, all of them {MAX_HEADERS_LENGTH}",
             )
-        return self.get_response(request)
+        response = self.get_response(request)
+        if request.path.startswith("/api/"):
+            if response.has_header("Cache-Control"):
+                patch_cache_control(response, private=True)
+            else:
+                patch_cache_control(response, private=True, no_cache=True)
+            patch_vary_headers(response, ("Authorization",))
+        return response
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> Any:
         if isinstance(exception, DatabaseUnavailable):

@@ -3,11 +3,12 @@ a document it cannot handle."""
 
 from __future__ import annotations
 
+import codecs
 import json
 from typing import Any
 
 from django.conf import settings
-from rest_framework.exceptions import ParseError
+from rest_framework.exceptions import ParseError, UnsupportedMediaType
 from rest_framework.parsers import JSONParser
 
 MAX_DEPTH = 32  # no request of this API nests deeper than a handful of levels
@@ -36,15 +37,29 @@ def _refuse_constant(name: str) -> None:
     raise ValueError(f"{name} is not JSON")
 
 
+def _utf8(charset: str) -> bool:
+    try:
+        return codecs.lookup(charset).name == "utf-8"
+    except LookupError:
+        return False
+
+
 class StrictJSONParser(JSONParser):
-    """JSON bodies nested at most ``MAX_DEPTH`` levels, with valid Unicode strings only."""
+    """JSON bodies in UTF-8 (RFC 8259: the only encoding of JSON between systems; a
+    ``charset`` naming another is a 415), nested at most ``MAX_DEPTH`` levels, with valid
+    Unicode strings only."""
 
     def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
+        if not _utf8(encoding):
+            raise UnsupportedMediaType(
+                media_type or self.media_type,
+                f"JSON bodies are UTF-8, not charset {str(encoding)[:40]!r}",
+            )
         try:
-            text = stream.read().decode(encoding)
+            text = stream.read().decode("utf-8")
         except UnicodeDecodeError:
-            raise ParseError(f"the body is not valid {encoding}") from None
+            raise ParseError("the body is not valid UTF-8") from None
         try:
             data = json.loads(text, parse_constant=_refuse_constant)
         except RecursionError:  # nested beyond what the parser itself can follow

@@ -259,6 +259,9 @@ class PushRouter:
 
     async def _stream(self, note: dict[str, Any], headers: list[Any], send: Any) -> None:
         media_type = note["media_type"]
+        # the view's headers carry the middleware's private, no-cache (api/middleware.py)
+        if not any(k.lower() == b"cache-control" for k, _ in headers):
+            headers = [*headers, (b"cache-control", b"no-cache")]
         await send(
             {
                 "type": "http.response.start",
@@ -266,7 +269,6 @@ class PushRouter:
                 "headers": [
                     *headers,
                     (b"content-type", f"{media_type}; charset=utf-8".encode()),
-                    (b"cache-control", b"no-cache"),
                     (b"x-accel-buffering", b"no"),
                 ],
             }

@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model, password_validation
 from drf_spectacular.utils import OpenApiExample, extend_schema_field
 from rest_framework import serializers
 
+from accounts.models import CANONICAL_MAX, canonical_username
 from games import DEFAULT_GAME
 from matches.models import MatchStatus
 
@@ -71,7 +72,16 @@ class RegisterSerializer(StrictSerializer):
     password = serializers.CharField(
         write_only=True, max_length=128, style={"input_type": "password"}
     )
-    email = serializers.EmailField(required=False, allow_blank=True)
+    email = serializers.EmailField(required=False, allow_blank=True, max_length=254)
+
+    def validate_username(self, value: str) -> str:
+        # stored as given after NFKC (Django's normalize_username), and compared canonically:
+        # either can be longer than the name sent (one character can spell eighteen)
+        model = get_user_model()
+        stored = model.normalize_username(value)
+        if len(stored) > 150 or len(canonical_username(stored)) > CANONICAL_MAX:
+            raise serializers.ValidationError("this username is too long once normalised")
+        return value
 
     def validate(self, attrs: dict[str, str]) -> dict[str, str]:
         user = get_user_model()(username=attrs["username"], email=attrs.get("email", ""))

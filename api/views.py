@@ -11,6 +11,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.http import StreamingHttpResponse
 from django.http.response import HttpResponseBase
@@ -34,7 +35,7 @@ from accounts.tokens import TokenCheck, remembered
 from api import push
 from api import serializers as s
 from api.authentication import TokenCheckingMixin, account_suspended
-from api.openapi import RULE_SHORTCUTS
+from api.openapi import GAME_ALIASES, RULE_SHORTCUTS
 from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem
 from cards.protocol import Game
 from games import DEFAULT_GAME, all_games, get_game
@@ -480,6 +481,14 @@ class MatchListView(APIView):
                 )
             if shortcut in v:
                 overrides[shortcut] = v[shortcut]
+        for alias, owner in GAME_ALIASES.items():  # as the schema has it: that game's only
+            if alias in v and v["game"] != owner:
+                raise invalid_field(
+                    alias,
+                    f"{alias} is {owner}'s name for round_pause_seconds; "
+                    f"a {v['game']} match takes round_pause_seconds",
+                    f"only for {owner}",
+                )
         if "round_pause_seconds" in v and "hole_pause_seconds" in v:
             raise invalid_field(
                 "hole_pause_seconds", "hole_pause_seconds is Golf's round_pause_seconds", "once"
@@ -688,11 +697,24 @@ class ActionView(TokenCheckingMixin, APIView):
         return response
 
 
+#: How long a hint is kept for the seat and version it was asked at (a version never
+#: changes, so this only bounds the cache).
+HINT_CACHE_SECONDS = 600
+
+
 class HintView(APIView):
+    # a hint is a hard COM's search: throttled on its own and kept per version, so asking
+    # again costs a cache read, and asking often is bounded per account
+    throttle_scope = "hints"
+
     @extend_schema(
         tags=["play"],
         summary="A suggested move for your seat",
-        responses={200: s.HintSerializer, **problems(401, 403, 404, 409)},
+        description=(
+            "The `hard` COM's move for your seat, with its reason. The same version always "
+            "gives the same hint; hints have their own throttle (`THROTTLE_HINTS`)."
+        ),
+        responses={200: s.HintSerializer, **problems(401, 403, 404, 409, 429)},
         examples=[OpenApiExample("Hint", value=DOCS_EXAMPLES.get("hint"), response_only=True)],
     )
     def get(self, request: Request, match_id: str) -> Response:
@@ -711,7 +733,12 @@ class HintView(APIView):
         game, state = game_of(match), load_state(match)
         if seat not in game.seats_to_act(state):
             raise ApiProblem(409, "not_your_turn", "Not your turn", "hints are for the seat to act")
-        return Response(game.hint(state, seat))
+        key = f"hint:{match.id}:{match.version}:{seat}"
+        hint = cache.get(key)
+        if hint is None:
+            hint = game.hint(state, seat)
+            cache.set(key, hint, HINT_CACHE_SECONDS)
+        return Response(hint)
 
 
 class EventsView(APIView):
@@ -863,10 +890,12 @@ class StreamView(APIView):
 
 
 class StateView(APIView):
+    throttle_scope = "history"
+
     @extend_schema(
         tags=["history"],
         summary="The match as you saw it at a past version",
-        responses={200: {"$ref": "#/components/schemas/GameView"}, **problems(400, 401, 404)},
+        responses={200: {"$ref": "#/components/schemas/GameView"}, **problems(400, 401, 404, 429)},
         examples=[
             OpenApiExample("Seat 0's view", value=DOCS_EXAMPLES.get("view"), response_only=True)
         ],
@@ -877,20 +906,25 @@ class StateView(APIView):
 
 
 class AuditView(APIView):
+    throttle_scope = "exports"
+
     @extend_schema(
         tags=["history"],
         summary="The full record of an ended match",
-        responses={200: s.AuditSerializer, **problems(401, 404, 409)},
+        responses={200: s.AuditSerializer, **problems(401, 404, 409, 429)},
     )
     def get(self, request: Request, match_id: str) -> Response:
         return Response(selectors.audit_record(selectors.get_match(match_id)))
 
 
 class ExportView(APIView):
+    renderer_classes = [NDJSONRenderer, JSONRenderer]
+    throttle_scope = "exports"
+
     @extend_schema(
         tags=["history"],
         summary="The event log as NDJSON (one event per line, as you may see it)",
-        responses={(200, "application/x-ndjson"): OpenApiTypes.STR, **problems(401, 404)},
+        responses={(200, "application/x-ndjson"): OpenApiTypes.STR, **problems(401, 404, 429)},
     )
     def get(self, request: Request, match_id: str) -> StreamingHttpResponse:
         match = selectors.get_match(match_id)

@@ -38,7 +38,9 @@ STATIC_ROOT = None  # served by the finders in tests; collectstatic is a deploym
 WHITENOISE_USE_FINDERS = True
 REST_FRAMEWORK = {
     **REST_FRAMEWORK,  # noqa: F405
-    "DEFAULT_THROTTLE_RATES": dict.fromkeys(("anon", "user", "auth", "actions"), "10000/min"),
+    "DEFAULT_THROTTLE_RATES": dict.fromkeys(
+        ("anon", "user", "auth", "actions", "hints", "history", "exports"), "10000/min"
+    ),
 }
 PUSH_LISTENER_IDLE_SECONDS = 0  # every test's event loop is its own: close at once
 # Every API response the suite receives is checked against the OpenAPI schema

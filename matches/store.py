@@ -10,7 +10,9 @@ import functools
 import hashlib
 import hmac
 import json
+import threading
 import uuid
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from datetime import UTC
 from typing import Any
@@ -159,10 +161,53 @@ def load_state(match: Match) -> State:
     return game.replay((to_event(r, game) for r in load_events(match, after=after)), base)
 
 
+#: The state each of the last matches read through :func:`state_at` was read at, in this
+#: process: ``match id -> (version, that event's hash, state)``. A client that follows a
+#: match asks for its states version after version, so the next one is a few events on.
+PREFIX_CACHE_SIZE = 256
+_prefixes: OrderedDict[uuid.UUID, tuple[int, str, State]] = OrderedDict()
+_prefixes_lock = threading.Lock()
+
+
+def _remember(match: Match, version: int, event_hash: str, state: State) -> None:
+    with _prefixes_lock:
+        _prefixes[match.id] = (version, event_hash, state)
+        _prefixes.move_to_end(match.id)
+        while len(_prefixes) > PREFIX_CACHE_SIZE:
+            _prefixes.popitem(last=False)
+
+
 def state_at(match: Match, version: int) -> State:
-    """The state after the first ``version`` events (a full replay)."""
+    """The state after the first ``version`` events.
+
+    The current version's is the snapshot's (:func:`load_state`). An earlier one is
+    replayed, from the state this process last read of the match when that is not past
+    ``version`` and its event is still the one stored (same hash), else from the start:
+    reading a match version after version costs the events between, not the whole log.
+    """
+    if version == match.version:
+        state = load_state(match)
+        if match.last_hash:
+            _remember(match, version, match.last_hash, state)
+        return state
     game = game_of(match)
-    return game.replay(to_event(r, game) for r in load_events(match, upto=version))
+    with _prefixes_lock:
+        cached = _prefixes.get(match.id)
+    base: State | None = None
+    rows: list[MatchEvent] = []
+    if cached is not None and 1 <= cached[0] <= version:
+        known, known_hash, known_state = cached
+        rows = load_events(match, after=known - 1, upto=version)
+        if rows and rows[0].seq == known and rows[0].hash == known_hash:
+            base, rows = known_state, rows[1:]
+        else:
+            rows = []
+    if base is None:
+        rows = load_events(match, upto=version)
+    state = game.replay((to_event(r, game) for r in rows), base)
+    if rows:
+        _remember(match, rows[-1].seq, rows[-1].hash, state)
+    return state
 
 
 def append_events(

@@ -7,6 +7,7 @@ import json
 import threading
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import connection
 from django.test import Client, override_settings
@@ -124,6 +125,41 @@ def test_the_admin_login_is_guarded_too(users):
     )
     assert response.status_code == 200  # the form again, not the redirect of a log-in
     assert "_auth_user_id" not in client.session
+
+
+def test_hints_are_kept_per_version_and_throttled_on_their_own(alice, duel, monkeypatch):
+    from games import get_game
+
+    game = get_game("golf")
+    asked: list[int] = []
+    real_hint = type(game).hint
+
+    def counted(self, state, seat):
+        asked.append(seat)
+        return real_hint(self, state, seat)
+
+    monkeypatch.setattr(type(game), "hint", counted)
+    first = alice.get(f"/api/matches/{duel}/hint").json()
+    assert [alice.get(f"/api/matches/{duel}/hint").json() for _ in range(3)] == [first] * 3
+    assert asked == [0]  # one search; the others read what it found
+    tighten(monkeypatch, hints="2/min")
+    cache.clear()
+    answers = [alice.get(f"/api/matches/{duel}/hint").status_code for _ in range(3)]
+    assert answers == [200, 200, 429]
+    assert alice.get(f"/api/matches/{duel}").status_code == 200  # the rest is not held up
+
+
+def test_whole_log_reads_and_past_states_have_their_own_throttles(alice, duel, monkeypatch):
+    tighten(monkeypatch, exports="2/min", history="3/min")
+    exports = [
+        alice.get(f"/api/matches/{duel}/export").status_code,
+        alice.get(f"/api/matches/{duel}/audit").status_code,  # 409: not ended, still counted
+        alice.get(f"/api/matches/{duel}/export").status_code,
+    ]
+    assert exports == [200, 409, 429]
+    states = [alice.get(f"/api/matches/{duel}/states/1").status_code for _ in range(4)]
+    assert states == [200, 200, 200, 429]
+    assert alice.get(f"/api/matches/{duel}/events").status_code == 200
 
 
 # --- 4. what one account may start -------------------------------------------------------------
@@ -269,6 +305,62 @@ def test_every_unknown_api_path_is_a_problem_even_in_development(alice, path):
         assert_problem(alice.get(path), 404, "not_found")
 
 
+@pytest.mark.parametrize("charset", ["rot13", "base64", "hex", "zlib", "latin-1", "utf-16"])
+def test_a_body_in_a_charset_that_is_not_utf8_is_a_clear_415(anon, charset):
+    response = anon.post(
+        "/api/accounts/register",
+        '{"username": "zoe", "password": "correct-horse-battery"}',
+        content_type=f"application/json; charset={charset}",
+    )
+    assert charset in assert_problem(response, 415, "unsupported_media_type")["detail"]
+    assert not get_user_model().objects.filter(username="zoe").exists()
+
+
+@pytest.mark.parametrize("charset", ["utf-8", "UTF8", "utf_8"])
+def test_utf8_by_any_of_its_names_is_read(anon, charset):
+    response = anon.post(
+        "/api/accounts/register",
+        '{"username": "z\u00f6e", "password": "correct-horse-battery"}'.encode(),
+        content_type=f"application/json; charset={charset}",
+    )
+    assert response.status_code == 201 and response.json()["username"] == "z\u00f6e"
+
+
+def test_a_username_too_long_once_normalised_is_a_clear_400(anon):
+    # U+FDFA is one character that NFKC spells as eighteen: nine of them are 162
+    body = assert_problem(register(anon, "\ufdfa" * 9), 400, "validation_error")
+    assert "username" in body["errors"]
+    assert register(anon, "\ufdfa" * 8).status_code == 201
+
+
+def test_an_email_longer_than_the_column_is_a_clear_400(anon):
+    email = "a" * 64 + "@" + ("b" * 63 + ".") * 3 + "com"  # 260: valid, but not storable
+    response = anon.post(
+        "/api/accounts/register",
+        {"username": "eve", "password": "correct-horse-battery", "email": email},
+        format="json",
+    )
+    assert "email" in assert_problem(response, 400, "validation_error")["errors"]
+
+
+def test_the_export_answers_a_client_that_asks_for_ndjson(alice, duel):
+    response = alice.get(f"/api/matches/{duel}/export", HTTP_ACCEPT="application/x-ndjson")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/x-ndjson")
+    lines = b"".join(response.streaming_content).decode().splitlines()
+    assert [json.loads(line)["seq"] for line in lines] == list(range(1, len(lines) + 1))
+
+
+@pytest.mark.parametrize("game", ["hearts", "ninety-nine"])
+def test_golfs_name_for_the_round_pause_is_refused_for_other_games(alice, game):
+    seats = [{"type": "me"}, *[{"type": "com", "level": "easy"}] * 3]
+    response = alice.post(
+        "/api/matches", {"game": game, "seats": seats, "hole_pause_seconds": 5}, format="json"
+    )
+    assert "hole_pause_seconds" in assert_problem(response, 400, "validation_error")["errors"]
+    assert not Match.objects.exists()
+
+
 # --- 7. smaller things -------------------------------------------------------------------------
 def test_bearer_tokens_are_accepted_as_well(users):
     from rest_framework.authtoken.models import Token
@@ -366,3 +458,26 @@ def test_a_match_with_undo_is_flagged_as_practice_everywhere(alice):
     listed = {m["id"]: m["practice"] for m in alice.get("/api/matches").json()["results"]}
     assert listed == {created["id"]: True, plain.json()["id"]: False}
     assert alice.get(f"/api/matches/{created['id']}").json()["practice"] is True
+
+
+def test_every_api_answer_is_marked_for_its_caller_alone(alice, anon):
+    """A seat's view is one viewer's: no shared cache in between may keep it for another."""
+    created = alice.post(
+        "/api/matches",
+        {"game": "hearts", "seats": [{"type": "me"}, *[{"type": "com", "level": "easy"}] * 3]},
+        format="json",
+    )
+    match = created.json()["id"]
+    answers = [
+        created,
+        alice.get(f"/api/matches/{match}"),
+        alice.get(f"/api/matches/{match}/events"),
+        alice.get(f"/api/matches/{match}/states/1"),
+        alice.get("/api/matches"),
+        anon.get(f"/api/matches/{match}/audit"),
+        alice.get("/api/matches/00000000-0000-0000-0000-000000000000"),
+    ]
+    for response in answers:
+        directives = {d.strip() for d in response["Cache-Control"].split(",")}
+        assert {"private", "no-cache"} <= directives, (response.status_code, directives)
+        assert "Authorization" in response["Vary"]

@@ -343,3 +343,42 @@ def test_verify_all_runs_in_parallel_processes_and_reports_in_order(alice, bob, 
 
     with pytest.raises(CommandError, match="--jobs"):
         verify("--all", "--jobs", "-1")
+
+
+@pytest.mark.django_db
+def test_a_state_at_any_version_in_any_order_equals_a_full_replay(alice, bob, carol, monkeypatch):
+    from matches import store
+
+    rng = random.Random(5)
+    match = match_create(
+        creator=alice,
+        preset="six-card",
+        rules={"holes": 2},
+        seats=[{"type": "me"}, {"type": "open"}, {"type": "open"}],
+    )
+    match_join(match_id=match.id, user=bob)
+    match_join(match_id=match.id, user=carol)
+    play_randomly(match, [alice, bob, carol], 25, rng)
+    rows = load_events(match)
+    truth = {v: replay(to_event(r, GOLF) for r in rows[:v]) for v in range(1, len(rows) + 1)}
+    reads: list[tuple[int, int | None]] = []
+    real_load = store.load_events
+
+    def counted(match, after=0, upto=None):
+        reads.append((after, upto))
+        return real_load(match, after, upto)
+
+    monkeypatch.setattr(store, "load_events", counted)
+    shuffled = list(truth)
+    rng.shuffle(shuffled)
+    for version in [*truth, *shuffled]:
+        assert state_at(match, version) == truth[version], version
+    # followed version after version, each read starts at the one before
+    store._prefixes.clear()
+    reads.clear()
+    for version in range(3, 9):
+        state_at(match, version)
+    assert reads == [(0, 3), *((v - 2, v) for v in range(4, 9))]
+    # a remembered state whose event is not the one stored is not used
+    store._prefixes[match.id] = (8, "not-the-stored-hash", truth[2])
+    assert state_at(match, 10) == truth[10]
