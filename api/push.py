@@ -259,9 +259,7 @@ class PushRouter:
 
     async def _stream(self, note: dict[str, Any], headers: list[Any], send: Any) -> None:
         media_type = note["media_type"]
-        # the view's headers carry the middleware's private, no-cache (api/middleware.py)
-        if not any(k.lower() == b"cache-control" for k, _ in headers):
-            headers = [*headers, (b"cache-control", b"no-cache")]
+        # the view's headers carry Cache-Control: private, no-cache (api/middleware.py)
         await send(
             {
                 "type": "http.response.start",

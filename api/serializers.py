@@ -66,9 +66,12 @@ class ProblemSerializer(serializers.Serializer):
     )
 
 
+USERNAME_MAX = 150  # the column's length (Django's AbstractUser.username)
+
+
 # --- accounts -----------------------------------------------------------------------------
 class RegisterSerializer(StrictSerializer):
-    username = serializers.RegexField(r"^[\w.@+-]{3,150}$", max_length=150)
+    username = serializers.RegexField(r"^[\w.@+-]{3,150}$", max_length=USERNAME_MAX)
     password = serializers.CharField(
         write_only=True, max_length=128, style={"input_type": "password"}
     )
@@ -79,7 +82,7 @@ class RegisterSerializer(StrictSerializer):
         # either can be longer than the name sent (one character can spell eighteen)
         model = get_user_model()
         stored = model.normalize_username(value)
-        if len(stored) > 150 or len(canonical_username(stored)) > CANONICAL_MAX:
+        if len(stored) > USERNAME_MAX or len(canonical_username(stored)) > CANONICAL_MAX:
             raise serializers.ValidationError("this username is too long once normalised")
         return value
 

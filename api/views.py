@@ -884,9 +884,8 @@ class StreamView(APIView):
                 stack.push(admitted)
                 yield from push.blocking_stream(note)
 
-        response = StreamingHttpResponse(chunks(), content_type=f"{media_type}; charset=utf-8")
-        response["Cache-Control"] = "no-cache"
-        return response
+        # Cache-Control: private, no-cache, as every API answer (api/middleware.py)
+        return StreamingHttpResponse(chunks(), content_type=f"{media_type}; charset=utf-8")
 
 
 class StateView(APIView):

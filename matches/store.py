@@ -200,8 +200,6 @@ def state_at(match: Match, version: int) -> State:
         rows = load_events(match, after=known - 1, upto=version)
         if rows and rows[0].seq == known and rows[0].hash == known_hash:
             base, rows = known_state, rows[1:]
-        else:
-            rows = []
     if base is None:
         rows = load_events(match, upto=version)
     state = game.replay((to_event(r, game) for r in rows), base)
