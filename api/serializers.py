@@ -62,7 +62,7 @@ class ProblemSerializer(serializers.Serializer):
         help_text="the match's version now (version_conflict, precondition_failed): read it again",
     )
     limit = serializers.IntegerField(
-        required=False, help_text="the bound that was reached (too_many_matches)"
+        required=False, help_text="the bound that was reached (too_many_matches, match_too_long)"
     )
 
 

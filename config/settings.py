@@ -285,6 +285,10 @@ COM_MOVE_DELAY_MS = env_int("COM_MOVE_DELAY_MS", 0)
 MAX_UNFINISHED_MATCHES = env_int("MAX_UNFINISHED_MATCHES", 20)
 MAX_UNFINISHED_COM_MATCHES = env_int("MAX_UNFINISHED_COM_MATCHES", 5)
 MAX_TURNS_PER_HOLE = env_int("MAX_TURNS_PER_HOLE", 1000)
+# The events one match may hold before it takes no more players' actions. Only a loop of
+# play and undo comes near it: the longest match the rules allow otherwise (18 holes of
+# Golf at MAX_TURNS_PER_HOLE) is about 40,000 events.
+MAX_EVENTS_PER_MATCH = env_int("MAX_EVENTS_PER_MATCH", 100_000)
 # the sweeper re-enqueues COM turns of active matches left waiting longer than this
 COM_STALL_SECONDS = env_int("COM_STALL_SECONDS", 30)
 CELERY_BEAT_SCHEDULE = {

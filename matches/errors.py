@@ -88,3 +88,11 @@ class TooManyMatches(ServiceError):
     code = "too_many_matches"
     status = 409
     title = "Too many matches"
+
+
+class MatchTooLong(ServiceError):
+    """The match's log holds as many events as a match may (``MAX_EVENTS_PER_MATCH``)."""
+
+    code = "match_too_long"
+    status = 409
+    title = "Match too long"

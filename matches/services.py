@@ -532,6 +532,12 @@ def _check_action(match: Match, action_json: Any, expected_version: int | None) 
             if match.status == MatchStatus.WAITING
             else "the match has ended"
         )
+    if match.version >= settings.MAX_EVENTS_PER_MATCH:
+        raise errors.MatchTooLong(
+            f"the match has {match.version} events, as many as a match may have: it takes "
+            "no more actions (it can still be aborted)",
+            limit=settings.MAX_EVENTS_PER_MATCH,
+        )
     return game, action
 
 

@@ -112,6 +112,28 @@ def test_a_local_match_is_played_by_one_account_with_undo_before_the_device_is_p
     assert after["version"] < back["version"]
 
 
+def test_a_loop_of_play_and_undo_stops_at_the_events_a_match_may_hold(alice, settings):
+    match_id = create(
+        alice,
+        {"local": True, "undo": True, "holes": 1, "seats": [{"type": "me"}, {"type": "me"}]},
+    )["id"]
+    while detail(alice, match_id)["view"]["phase"] != "draw":
+        act(alice, match_id, detail(alice, match_id)["view"]["legal_actions"][0])
+    act(alice, match_id, {"type": "draw"})
+    start = detail(alice, match_id)["version"]
+    settings.MAX_EVENTS_PER_MATCH = start + 6
+    for _ in range(3):  # a discard and its undo: two events a loop, without end but for the cap
+        act(alice, match_id, {"type": "discard"})
+        act(alice, match_id, {"type": "undo"})
+    assert detail(alice, match_id)["version"] == start + 6
+    refused = alice.post(f"/api/matches/{match_id}/actions", {"type": "discard"}, format="json")
+    problem = assert_problem(refused, 409, "match_too_long")
+    assert problem["limit"] == start + 6 and "aborted" in problem["detail"]
+    assert detail(alice, match_id)["version"] == start + 6  # nothing was written
+    aborted = alice.post(f"/api/matches/{match_id}/abort", {}, format="json")
+    assert aborted.status_code == 200 and aborted.json()["status"] == "aborted"
+
+
 def test_the_pause_after_a_hole_waits_for_next_or_its_bound(alice):
     match = create(
         alice,
