@@ -5,8 +5,9 @@
 Uses its own database (``golf_bench``, or a fresh ``golf_bench_store`` with ``--events``)
 on embedded PostgreSQL and Redis under ``var/bench`` (see ``bench/_django.py``). Prints
 the median time of one action through the service on matches with about 10 events and
-on one with 2,000 or more, their ratio (target < 1.3), and appends per second over a run
-of actions.
+on one with 2,000 or more, their ratio (target < 1.3), appends per second over a run
+of actions, and the state at a past version of the long match replayed from the start
+against from the checkpoint before it.
 
 With ``--events N`` it then measures an action on fresh matches in a store of a few
 thousand events, fills the store with finished matches up to N events, measures again
@@ -103,6 +104,7 @@ def main() -> None:
         for match in shorts:  # interleave so both see the same machine load
             short_times.append(step(match, linger=True))
             long_times.append(step(long_match, linger=True))
+        past_cold, past_warm = past_states(long_match, rng, args.samples)
         if args.events:
             fill_and_measure(args, new_match, step, users)
     short_med = statistics.median(short_times)
@@ -119,6 +121,36 @@ def main() -> None:
         f"appends: {appends / fill_seconds:.0f} events/s "
         f"({appends} events by one client, time inside the service call)"
     )
+    print(
+        f"state at a past version of the {long_match.version}-event match: median "
+        f"{1000 * past_cold:.2f} ms replayed from the start, {1000 * past_warm:.2f} ms from "
+        f"the checkpoint before it (ratio {past_cold / past_warm:.1f})"
+    )
+
+
+def past_states(match, rng: random.Random, samples: int) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+    """Median seconds of ``state_at`` on random past versions of ``match``: with nothing
+    kept (no checkpoint, no state this process read before), and with the checkpoints a
+    first replay of the whole log kept (the state last read forgotten each time)."""
+    from django.core.cache import cache
+
+    from matches import store
+
+    versions = [rng.randrange(1, match.version) for _ in range(samples)]
+    marks = range(store.CHECKPOINT_EVERY, match.version, store.CHECKPOINT_EVERY)
+
+    def timed(version: int, warm: bool) -> float:
+        store._prefixes.clear()
+        if not warm:
+            cache.delete_many([store._checkpoint_key(match, m) for m in marks])
+        started = time.perf_counter()
+        store.state_at(match, version)
+        return time.perf_counter() - started
+
+    store.state_at(match, match.version - 1)  # keeps every checkpoint
+    warm = [timed(v, True) for v in versions]
+    cold = [timed(v, False) for v in versions]
+    return statistics.median(cold), statistics.median(warm)
 
 
 BYTES_PER_EVENT = 600  # an event row with its indexes, rounded up (the run prints it)

@@ -19,6 +19,7 @@ from typing import Any
 
 import psycopg
 from django.conf import settings
+from django.core.cache import cache
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.utils import timezone
 
@@ -177,13 +178,37 @@ def _remember(match: Match, version: int, event_hash: str, state: State) -> None
             _prefixes.popitem(last=False)
 
 
+#: A match's states at every multiple of this many events are kept in the shared cache
+#: (``state:<match>:<version>``, with that event's hash) as they are replayed, so a state far
+#: back in a long log costs at most this many events once the log has been replayed once.
+CHECKPOINT_EVERY = 250
+CHECKPOINT_SECONDS = 24 * 3600
+
+
+def _checkpoint_key(match: Match, version: int) -> str:
+    return f"state:{match.id}:{version}"
+
+
+def _from(
+    match: Match, start: int, start_hash: str, base: State, version: int
+) -> tuple[State, list[MatchEvent]] | None:
+    """``base`` (the state at ``start``) and the rows after it up to ``version``, when the
+    event at ``start`` is still the one stored (same hash)."""
+    rows = load_events(match, after=start - 1, upto=version)
+    if rows and rows[0].seq == start and rows[0].hash == start_hash:
+        return base, rows[1:]
+    return None
+
+
 def state_at(match: Match, version: int) -> State:
     """The state after the first ``version`` events.
 
     The current version's is the snapshot's (:func:`load_state`). An earlier one is
-    replayed, from the state this process last read of the match when that is not past
-    ``version`` and its event is still the one stored (same hash), else from the start:
-    reading a match version after version costs the events between, not the whole log.
+    replayed from the latest state known at or before ``version`` whose event is still the
+    one stored (same hash): the state this process last read of the match (reading a match
+    version after version costs the events between), or the checkpoint before ``version``
+    in the shared cache (:data:`CHECKPOINT_EVERY`); else from the start, keeping the
+    checkpoints it passes (again, should one in the cache be for another log).
     """
     if version == match.version:
         state = load_state(match)
@@ -193,16 +218,24 @@ def state_at(match: Match, version: int) -> State:
     game = game_of(match)
     with _prefixes_lock:
         cached = _prefixes.get(match.id)
-    base: State | None = None
-    rows: list[MatchEvent] = []
+    start = None
     if cached is not None and 1 <= cached[0] <= version:
-        known, known_hash, known_state = cached
-        rows = load_events(match, after=known - 1, upto=version)
-        if rows and rows[0].seq == known and rows[0].hash == known_hash:
-            base, rows = known_state, rows[1:]
-    if base is None:
-        rows = load_events(match, upto=version)
-    state = game.replay((to_event(r, game) for r in rows), base)
+        start = _from(match, *cached, version)
+    mark = version - version % CHECKPOINT_EVERY
+    if mark and (start is None or cached is None or cached[0] < mark):
+        kept = cache.get(_checkpoint_key(match, mark))
+        if kept is not None:
+            start = _from(match, mark, kept[0], game.state_from_json(kept[1]), version) or start
+    base, rows = start if start is not None else (None, load_events(match, upto=version))
+    state = base
+    first = 0
+    for i, row in enumerate(rows):
+        if row.seq % CHECKPOINT_EVERY == 0:  # replay up to it, and keep it
+            state = game.replay((to_event(r, game) for r in rows[first : i + 1]), state)
+            first = i + 1
+            entry = (row.hash, game.state_to_json(state))
+            cache.set(_checkpoint_key(match, row.seq), entry, CHECKPOINT_SECONDS)
+    state = game.replay((to_event(r, game) for r in rows[first:]), state)
     if rows:
         _remember(match, rows[-1].seq, rows[-1].hash, state)
     return state

@@ -345,6 +345,21 @@ def test_verify_all_runs_in_parallel_processes_and_reports_in_order(alice, bob, 
         verify("--all", "--jobs", "-1")
 
 
+def _count_reads(monkeypatch) -> list[tuple[int, int | None]]:
+    """The ``(after, upto)`` of every read of events the store makes from now on."""
+    from matches import store
+
+    reads: list[tuple[int, int | None]] = []
+    real_load = store.load_events
+
+    def counted(match, after=0, upto=None):
+        reads.append((after, upto))
+        return real_load(match, after, upto)
+
+    monkeypatch.setattr(store, "load_events", counted)
+    return reads
+
+
 @pytest.mark.django_db
 def test_a_state_at_any_version_in_any_order_equals_a_full_replay(alice, bob, carol, monkeypatch):
     from matches import store
@@ -361,14 +376,7 @@ def test_a_state_at_any_version_in_any_order_equals_a_full_replay(alice, bob, ca
     play_randomly(match, [alice, bob, carol], 25, rng)
     rows = load_events(match)
     truth = {v: replay(to_event(r, GOLF) for r in rows[:v]) for v in range(1, len(rows) + 1)}
-    reads: list[tuple[int, int | None]] = []
-    real_load = store.load_events
-
-    def counted(match, after=0, upto=None):
-        reads.append((after, upto))
-        return real_load(match, after, upto)
-
-    monkeypatch.setattr(store, "load_events", counted)
+    reads = _count_reads(monkeypatch)
     shuffled = list(truth)
     rng.shuffle(shuffled)
     for version in [*truth, *shuffled]:
@@ -382,3 +390,45 @@ def test_a_state_at_any_version_in_any_order_equals_a_full_replay(alice, bob, ca
     # a remembered state whose event is not the one stored is not used
     store._prefixes[match.id] = (8, "not-the-stored-hash", truth[2])
     assert state_at(match, 10) == truth[10]
+
+
+@pytest.mark.django_db
+def test_a_state_far_back_is_replayed_from_the_checkpoint_before_it(alice, bob, monkeypatch):
+    from django.core.cache import cache
+
+    from matches import store
+
+    monkeypatch.setattr(store, "CHECKPOINT_EVERY", 4)
+    rng = random.Random(8)
+    match = match_create(
+        creator=alice,
+        preset="six-card",
+        rules={"holes": 2},
+        seats=[{"type": "me"}, {"type": "open"}],
+    )
+    match_join(match_id=match.id, user=bob)
+    play_randomly(match, [alice, bob], 30, rng)
+    rows = load_events(match)
+    assert len(rows) >= 20
+    truth = {v: replay(to_event(r, GOLF) for r in rows[:v]) for v in range(1, len(rows) + 1)}
+    reads = _count_reads(monkeypatch)
+    last = len(rows) - 1
+    assert state_at(match, last) == truth[last]  # the first read replays from the start
+    assert reads == [(0, last)]
+    shuffled = list(range(1, last))
+    rng.shuffle(shuffled)
+    for version in shuffled:  # each later one from the checkpoint before it, or the last read
+        store._prefixes.clear()
+        reads.clear()
+        assert state_at(match, version) == truth[version], version
+        mark = version - version % 4
+        assert reads == [(mark - 1, version) if mark else (0, version)], version
+    # a checkpoint whose event is not the one stored is not used
+    store._prefixes.clear()
+    cache.set(store._checkpoint_key(match, 8), ("not-the-stored-hash", state_to_json(truth[2])))
+    reads.clear()
+    assert state_at(match, 9) == truth[9]
+    assert reads == [(7, 9), (0, 9)]  # the checkpoint's event, then the whole log
+    store._prefixes.clear()
+    reads.clear()
+    assert state_at(match, 9) == truth[9] and reads == [(7, 9)]  # kept right again
