@@ -363,8 +363,14 @@ class AuditSerializer(serializers.Serializer):
     rules = GameRulesField()
     seed = serializers.CharField(allow_null=True)
     seed_commitment = serializers.CharField()
-    chain_faults = serializers.ListField(child=serializers.CharField())
+    version = serializers.IntegerField(help_text="the number of events in the match's log")
+    chain_faults = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="faults in this page's sequence numbers and hash chain (empty when sound)",
+    )
     events = AuditEventSerializer(many=True)
+    next_after = serializers.IntegerField(help_text="the `after` of the next page")
+    has_more = serializers.BooleanField()
 
 
 # --- examples shown in the API docs (the games' own are theirs) ----------------------------

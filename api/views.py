@@ -46,6 +46,8 @@ from matches.store import game_of, load_state, state_at
 
 MAX_WAIT_SECONDS = 30
 MAX_EVENT_PAGE = 500
+#: The audit record's pages are larger: most matches' whole log fits in one.
+MAX_AUDIT_PAGE = 5000
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,128}$")
 
 
@@ -111,6 +113,7 @@ PAGE = IntParam("page", 1, 1, 10**9, "page number")
 PAGE_SIZE = IntParam("page_size", 20, 1, 100, "matches per page")
 AFTER = IntParam("after", 0, 0, 10**9, "events after this sequence number")
 LIMIT = IntParam("limit", 100, 1, MAX_EVENT_PAGE, "events per page")
+AUDIT_LIMIT = IntParam("limit", 1000, 1, MAX_AUDIT_PAGE, "events per page")
 WAIT = IntParam("wait", 0, 0, MAX_WAIT_SECONDS, "long-poll up to this many seconds")
 
 
@@ -910,10 +913,17 @@ class AuditView(APIView):
     @extend_schema(
         tags=["history"],
         summary="The full record of an ended match",
-        responses={200: s.AuditSerializer, **problems(401, 404, 409, 429)},
+        description="Every event in full with its hash, the seed and its commitment, in pages "
+        "of `limit` events after `after`: `next_after` and `has_more` page on, and "
+        "`chain_faults` are the page's (its first event checked against the one before it; "
+        "the match's head of the chain on the last page).",
+        parameters=[AFTER.schema(), AUDIT_LIMIT.schema()],
+        responses={200: s.AuditSerializer, **problems(400, 401, 404, 409, 429)},
     )
     def get(self, request: Request, match_id: str) -> Response:
-        return Response(selectors.audit_record(selectors.get_match(match_id)))
+        after, limit = AFTER.read(request), AUDIT_LIMIT.read(request)
+        match = selectors.get_match(match_id)
+        return Response(selectors.audit_record(match, after=after, limit=limit))
 
 
 class ExportView(APIView):
@@ -927,7 +937,7 @@ class ExportView(APIView):
     )
     def get(self, request: Request, match_id: str) -> StreamingHttpResponse:
         match = selectors.get_match(match_id)
-        events = selectors.events_for(match, request.user, limit=10**9)
+        events = selectors.all_events_for(match, request.user)
         lines = (json.dumps(e, separators=(",", ":")) + "\n" for e in events)
         response = StreamingHttpResponse(lines, content_type="application/x-ndjson")
         response["Content-Disposition"] = f'attachment; filename="match-{match.id}.ndjson"'

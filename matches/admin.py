@@ -27,7 +27,7 @@ from django.utils.html import format_html
 
 from matches import errors
 from matches.models import Match, MatchEvent, Seat
-from matches.selectors import audit_record, events_of_seat
+from matches.selectors import all_events_of_seat, audit_record
 from matches.services import match_abort
 from matches.store import game_of, load_events, to_event
 from matches.verify import Report, verify_match
@@ -295,8 +295,8 @@ class MatchAdmin(
         self, request: HttpRequest, match_id: str
     ) -> HttpResponse | StreamingHttpResponse:
         """The audit export of an ended match: the record of ``GET /api/matches/{id}/audit``
-        as a JSON file, or (``?format=ndjson``) its events one a line as the API's export
-        writes them."""
+        (all its pages in one) as a JSON file, or (``?format=ndjson``) its events one a line
+        as the API's export writes them."""
         if not self.has_audit_permission(request):
             raise PermissionDenied("the audit export needs golf.view_match_audit")
         match = get_object_or_404(Match, pk=match_id)
@@ -308,7 +308,7 @@ class MatchAdmin(
             )
         response: HttpResponse | StreamingHttpResponse
         if request.GET.get("format") == "ndjson":
-            events = events_of_seat(match, None, limit=10**9)
+            events = all_events_of_seat(match, None)
             lines = (json.dumps(e, separators=(",", ":")) + "\n" for e in events)
             response = StreamingHttpResponse(lines, content_type="application/x-ndjson")
             name = f"match-{match.id}.ndjson"

@@ -6,6 +6,7 @@ game's view or event redaction (``game.view``, ``game.redact``) for that caller'
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -133,6 +134,23 @@ def events_of_seat(
     return [event_json(row, game, seat, match.ended, match) for row in rows]
 
 
+def all_events_for(
+    match: Match, user: AbstractBaseUser | None, *, page: int = 500
+) -> Iterator[dict[str, Any]]:
+    """Every event as the caller may see it, read ``page`` rows at a time as it is iterated
+    (an export streams a long log without holding it)."""
+    return all_events_of_seat(match, seat_index_for(match, user), page=page)
+
+
+def all_events_of_seat(
+    match: Match, seat: int | None, *, page: int = 500
+) -> Iterator[dict[str, Any]]:
+    after = 0
+    while events := events_of_seat(match, seat, after=after, limit=page):
+        yield from events
+        after = events[-1]["seq"]
+
+
 def events_between(
     match: Match, user: AbstractBaseUser | None, first: int, last: int
 ) -> list[dict[str, Any]]:
@@ -150,11 +168,32 @@ def state_view_at(match: Match, user: AbstractBaseUser | None, version: int) -> 
     return view_json(match, state_at(match, version), seat_index_for(match, user))
 
 
-def audit_record(match: Match) -> dict[str, Any]:
-    """Everything about an ended match: every event in full, the seed and the hash chain."""
+def audit_record(match: Match, *, after: int = 0, limit: int | None = None) -> dict[str, Any]:
+    """Everything about an ended match: every event in full, the seed and the hash chain.
+
+    One page of it with ``limit``: the events after ``after``, at most ``limit`` of them,
+    their chain checked from the event before them (``chain_faults`` is that page's, with
+    the match row's head of the chain checked on the last page); ``next_after`` and
+    ``has_more`` page on."""
     if not match.ended:
         raise errors.MatchNotEnded("the audit record is available once the match has ended")
-    rows = load_events(match)
+    if not 0 <= after <= match.version:
+        raise errors.InvalidMatchRequest(
+            f"after must be between 0 and {match.version}", field="after"
+        )
+    before = MatchEvent.objects.filter(match=match, seq=after).first() if after else None
+    rows = list(
+        MatchEvent.objects.filter(match=match, seq__gt=after).order_by("seq")[:limit]
+        if limit is not None
+        else load_events(match, after=after)
+    )
+    next_after = rows[-1].seq if rows else after
+    # the last page: it reaches the match's version, or the log has no more rows
+    whole = limit is None or len(rows) < limit or next_after >= match.version
+    if after and before is None:
+        faults = [f"event #{after}, the one this page follows, is not in the log"]
+    else:
+        faults = verify_chain(match, rows, after=before, whole=whole)
     seed = game_of(match).revealed_seed(load_state(match))
     return {
         "match": str(match.id),
@@ -162,7 +201,8 @@ def audit_record(match: Match) -> dict[str, Any]:
         "rules": match.rules,
         "seed": seed,
         "seed_commitment": match.seed_commitment,
-        "chain_faults": verify_chain(match, rows),
+        "version": match.version,
+        "chain_faults": faults,
         "events": [
             {
                 "seq": r.seq,
@@ -176,6 +216,8 @@ def audit_record(match: Match) -> dict[str, Any]:
             }
             for r in rows
         ],
+        "next_after": next_after,
+        "has_more": not whole,
     }
 
 

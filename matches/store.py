@@ -466,25 +466,38 @@ def take_snapshot(match: Match, state: State) -> None:
     match.snapshot_version = match.version
 
 
-def verify_chain(match: Match, rows: Iterable[MatchEvent]) -> list[str]:
+def verify_chain(
+    match: Match, rows: Iterable[MatchEvent], *, after: MatchEvent | None = None, whole: bool = True
+) -> list[str]:
     """Faults in a log's sequence numbers and hash chain (empty when sound), and where the
-    match row's head of the chain disagrees with the log's."""
-    try:
-        previous = chain_start(match)
-    except UnknownChainKey as exc:
-        return [f"cannot check the chain: {exc}"]
+    match row's head of the chain disagrees with the log's.
+
+    ``rows`` may be one page of the log: the events after ``after`` (the row they follow,
+    ``None`` for the start), checked from its hash; the head is checked only when the page
+    ends the log (``whole``: the rows run to the match's version)."""
+    if after is not None:
+        previous, expected_seq = after.hash, after.seq + 1
+    else:
+        try:
+            previous, expected_seq = chain_start(match), 1
+        except UnknownChainKey as exc:
+            return [f"cannot check the chain: {exc}"]
     faults = []
-    expected_seq = 1
     for row in rows:
         if row.seq != expected_seq:
             faults.append(f"sequence gap: expected #{expected_seq}, found #{row.seq}")
             expected_seq = row.seq
         if row.match_id != match.id:
             faults.append(f"#{row.seq} belongs to another match")
-        if row_hash(match, previous, row) != row.hash:
-            faults.append(f"hash mismatch at #{row.seq} ({row.type})")
+        try:
+            if row_hash(match, previous, row) != row.hash:
+                faults.append(f"hash mismatch at #{row.seq} ({row.type})")
+        except UnknownChainKey as exc:
+            return [f"cannot check the chain: {exc}"]
         previous = row.hash
         expected_seq += 1
+    if not whole:
+        return faults
     if expected_seq - 1 != match.version:
         faults.append(
             f"the match row says version {match.version}, the log ends at #{expected_seq - 1}"

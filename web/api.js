@@ -225,11 +225,20 @@ export async function hint(id) {
 }
 
 /**
- * The full record of an ended match: every event whole, the seed and its commitment.
+ * The full record of an ended match: every event whole, the seed and its commitment (the
+ * pages joined: their events and their chain faults).
  * @param {string} id @returns {Promise<Audit>}
  */
 export async function audit(id) {
-  return /** @type {Audit} */ (await call("GET", `/matches/${encodeURIComponent(id)}/audit`));
+  const path = `/matches/${encodeURIComponent(id)}/audit`;
+  const record = /** @type {Audit} */ (await call("GET", path));
+  let page = record;
+  while (page.has_more) {
+    page = /** @type {Audit} */ (await call("GET", `${path}?after=${page.next_after}`));
+    record.events.push(...page.events);
+    record.chain_faults.push(...page.chain_faults);
+  }
+  return { ...record, next_after: page.next_after, has_more: false };
 }
 
 /**

@@ -98,6 +98,20 @@ def test_a_human_plays_a_whole_match_against_two_coms(alice, carol, preset):
     assert audit["chain_faults"] == [] and audit["seed"] == body["seed"]
     deal = next(e for e in audit["events"] if e["type"] == "hole_dealt")
     assert all(is_card_code(c) for c in deal["data"]["stock"])
+    # the record in pages: the same events, each page's chain checked from the one before
+    pages, after = [], 0
+    while not pages or pages[-1]["has_more"]:
+        page = carol.get(f"/api/matches/{match_id}/audit", {"after": after, "limit": 7}).json()
+        assert page["chain_faults"] == [] and len(page["events"]) <= 7
+        pages.append(page)
+        after = page["next_after"]
+    assert [e for p in pages for e in p["events"]] == audit["events"]
+    assert len(pages) == -(-body["version"] // 7) and pages[-1]["next_after"] == body["version"]
+    for params in ({"after": body["version"] + 1}, {"limit": 0}, {"limit": 5001}):
+        response = carol.get(f"/api/matches/{match_id}/audit", params)
+        assert response.status_code == 400 and response.json()["code"] == "validation_error"
     exported = b"".join(alice.get(f"/api/matches/{match_id}/export").streaming_content)
-    assert len(exported.splitlines()) == body["version"]
+    own = alice.get(f"/api/matches/{match_id}/events", {"limit": 500}).json()["events"]
+    assert [json.loads(line) for line in exported.splitlines()] == own
+    assert len(own) == body["version"]
     call_command("verify_match", match_id)

@@ -10,7 +10,7 @@ import pytest
 from cards.deck import is_card_code
 from golf import legal_actions
 from matches import errors
-from matches.selectors import audit_record, events_for, match_view, state_view_at
+from matches.selectors import all_events_for, audit_record, events_for, match_view, state_view_at
 from matches.services import match_act, match_create, match_join
 from matches.store import load_state, state_at
 from tests.golf.invariants import cards_in, visible_cards
@@ -64,6 +64,8 @@ def test_views_events_and_past_states_never_reveal_hidden_cards(alice, bob, caro
     record = audit_record(match)
     assert record["seed"] == state.seed.hex() and record["chain_faults"] == []
     full = events_for(match, carol, limit=1000)
+    for page in (1, 3, 1000):  # the export's reads, a page at a time
+        assert list(all_events_for(match, carol, page=page)) == full
     assert any(
         is_card_code(c) for e in full if e["type"] == "hole_dealt" for c in e["data"]["stock"]
     )

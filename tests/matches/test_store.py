@@ -188,6 +188,54 @@ def test_verify_reports_a_tampered_hash_and_a_gap(finished):
     assert code == 1 and "sequence gap: expected #7, found #8" in out
 
 
+def audit_pages(match, limit):
+    """The audit record of ``match`` page by page: ``(first seq, last seq, chain faults)``."""
+    from matches.selectors import audit_record
+
+    match.refresh_from_db()
+    pages, after, more = [], 0, True
+    while more:
+        page = audit_record(match, after=after, limit=limit)
+        seqs = [e["seq"] for e in page["events"]]
+        pages.append((seqs[0] if seqs else None, seqs[-1] if seqs else None, page["chain_faults"]))
+        after, more = page["next_after"], page["has_more"]
+    return pages
+
+
+@pytest.mark.django_db
+def test_each_page_of_the_audit_record_checks_its_chain_from_the_event_before_it(finished):
+    from matches.selectors import audit_record
+
+    version = finished.version
+    assert version > 14
+    sound = audit_pages(finished, 7)
+    assert [faults for _, _, faults in sound] == [[]] * len(sound)
+    assert sound[-1][1] == version and len(sound) == -(-version // 7)
+    tamper(
+        "UPDATE golf_matchevent SET hash = repeat('0', 64) WHERE match_id = %s AND seq = 9",
+        [finished.id],
+    )
+    pages = audit_pages(finished, 7)
+    # #9's own hash is wrong, and #10 is checked against it: both on the second page
+    faults = [f"hash mismatch at #{seq} ({type_of(finished, seq)})" for seq in (9, 10)]
+    assert pages[1] == (8, 14, faults)
+    assert all(faults == [] for i, (_, _, faults) in enumerate(pages) if i != 1)
+    # a page after a missing event says so; a log cut short ends with the head's fault
+    tamper("DELETE FROM golf_matchevent WHERE match_id = %s AND seq = 7", [finished.id])
+    page = audit_record(finished, after=7, limit=7)
+    assert page["chain_faults"] == ["event #7, the one this page follows, is not in the log"]
+    tamper(
+        "DELETE FROM golf_matchevent WHERE match_id = %s AND seq > %s", [finished.id, version - 3]
+    )
+    last = audit_pages(finished, 7)[-1]
+    assert last[1] == version - 3
+    assert f"the match row says version {version}, the log ends at #{version - 3}" in last[2]
+
+
+def type_of(match, seq):
+    return MatchEvent.objects.get(match=match, seq=seq).type
+
+
 def forge(match, change, *, unkeyed_chain=False):
     """Rewrite ``match``'s log as a database superuser can (the trigger bypassed), calling
     ``change(row)`` on every row, then recompute the unkeyed chain with the public function:
