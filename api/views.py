@@ -921,8 +921,8 @@ class AuditView(APIView):
         responses={200: s.AuditSerializer, **problems(400, 401, 404, 409, 429)},
     )
     def get(self, request: Request, match_id: str) -> Response:
-        after, limit = AFTER.read(request), AUDIT_LIMIT.read(request)
         match = selectors.get_match(match_id)
+        after, limit = AFTER.read(request), AUDIT_LIMIT.read(request)
         return Response(selectors.audit_record(match, after=after, limit=limit))
 
 

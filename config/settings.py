@@ -186,12 +186,24 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": NUM_PROXIES,
 }
 
-# Throttle counters and other shared caches: Redis in production (CACHE_URL), memory otherwise.
+# Throttle counters and other shared caches: Redis in production (CACHE_URL), memory
+# otherwise. The states replayed far back in long logs (matches.store's checkpoints: whole
+# states, hidden cards included, so server-side only) go to a cache of their own, so that
+# they never evict a throttle or a login-failure counter: STATE_CACHE_URL (default the
+# same Redis as CACHE_URL, under its own prefix), else a bounded memory cache per process.
 _cache_url = env_str("CACHE_URL")
+_state_cache_url = env_str("STATE_CACHE_URL") or _cache_url
+_REDIS = "django.core.cache.backends.redis.RedisCache"
+_MEMORY = "django.core.cache.backends.locmem.LocMemCache"
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url}
-    if _cache_url
-    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    "default": {"BACKEND": _REDIS, "LOCATION": _cache_url} if _cache_url else {"BACKEND": _MEMORY},
+    "states": {"BACKEND": _REDIS, "LOCATION": _state_cache_url, "KEY_PREFIX": "states"}
+    if _state_cache_url
+    else {
+        "BACKEND": _MEMORY,
+        "LOCATION": "states",
+        "OPTIONS": {"MAX_ENTRIES": env_int("STATE_CACHE_ENTRIES", 2000)},
+    },
 }
 
 SPECTACULAR_SETTINGS = {

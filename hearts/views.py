@@ -25,6 +25,8 @@ from hearts.events import (
     CardsPassed,
     DealScored,
     Event,
+    MatchAborted,
+    MatchFinished,
     MatchStarted,
     PassesExchanged,
     TrickWon,
@@ -179,8 +181,8 @@ def redact_event(event: Event, seat: Seat | None, *, match_ended: bool) -> dict[
     payload = event_payload(event)
     if match_ended:
         return payload
-    if isinstance(event, MatchStarted):
-        payload["seed"] = None
+    if isinstance(event, MatchStarted | MatchFinished | MatchAborted):
+        payload["seed"] = None  # the last two only ever come at the end: a safety net
     elif isinstance(event, CardsDealt):
         payload["hands"] = [
             list(hand) if s == seat else [None] * len(hand) for s, hand in enumerate(event.hands)
@@ -190,7 +192,7 @@ def redact_event(event: Event, seat: Seat | None, *, match_ended: bool) -> dict[
             payload["cards"] = [None] * len(event.cards)
     elif isinstance(event, PassesExchanged):
         giver = None
-        if seat is not None:
+        if seat is not None and 0 <= seat < len(event.passes):  # else a spectator
             giver = (seat - (DIRECTIONS[event.direction] or 0)) % len(event.passes)
         payload["passes"] = [
             list(cards) if s in (seat, giver) else [None] * len(cards)

@@ -126,27 +126,31 @@ def events_for(
 
 
 def events_of_seat(
-    match: Match, seat: int | None, *, after: int = 0, limit: int = 100
+    match: Match, seat: int | None, *, after: int = 0, limit: int = 100, upto: int | None = None
 ) -> list[dict[str, Any]]:
-    """Events after ``after`` as ``seat`` (``None``: a spectator) may see them."""
+    """Events after ``after`` (up to ``upto``) as ``seat`` (``None``: a spectator) may see
+    them."""
     game = game_of(match)
-    rows = MatchEvent.objects.filter(match=match, seq__gt=after).order_by("seq")[:limit]
-    return [event_json(row, game, seat, match.ended, match) for row in rows]
+    rows = MatchEvent.objects.filter(match=match, seq__gt=after)
+    if upto is not None:
+        rows = rows.filter(seq__lte=upto)
+    return [event_json(row, game, seat, match.ended, match) for row in rows.order_by("seq")[:limit]]
 
 
 def all_events_for(
     match: Match, user: AbstractBaseUser | None, *, page: int = 500
 ) -> Iterator[dict[str, Any]]:
-    """Every event as the caller may see it, read ``page`` rows at a time as it is iterated
-    (an export streams a long log without holding it)."""
+    """The log as the caller may see it at ``match``'s version (later events are not
+    included: an export is of the match as it was asked for), read ``page`` rows at a time
+    as it is iterated, so an export streams a long log without holding it."""
     return all_events_of_seat(match, seat_index_for(match, user), page=page)
 
 
 def all_events_of_seat(
     match: Match, seat: int | None, *, page: int = 500
 ) -> Iterator[dict[str, Any]]:
-    after = 0
-    while events := events_of_seat(match, seat, after=after, limit=page):
+    after, upto = 0, match.version
+    while events := events_of_seat(match, seat, after=after, limit=page, upto=upto):
         yield from events
         after = events[-1]["seq"]
 

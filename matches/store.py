@@ -10,6 +10,7 @@ import functools
 import hashlib
 import hmac
 import json
+import logging
 import threading
 import uuid
 from collections import OrderedDict
@@ -19,7 +20,7 @@ from typing import Any
 
 import psycopg
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import caches
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.utils import timezone
 
@@ -178,26 +179,41 @@ def _remember(match: Match, version: int, event_hash: str, state: State) -> None
             _prefixes.popitem(last=False)
 
 
-#: A match's states at every multiple of this many events are kept in the shared cache
-#: (``state:<match>:<version>``, with that event's hash) as they are replayed, so a state far
-#: back in a long log costs at most this many events once the log has been replayed once.
+#: A match's states at every multiple of this many events are kept in the ``states`` cache
+#: (``state:<match>:<version>``, with that event's hash) as they are replayed, so that a
+#: state far back in a long log costs at most this many events while its checkpoint is kept.
 CHECKPOINT_EVERY = 250
 CHECKPOINT_SECONDS = 24 * 3600
+
+logger = logging.getLogger(__name__)
 
 
 def _checkpoint_key(match: Match, version: int) -> str:
     return f"state:{match.id}:{version}"
 
 
-def _from(
-    match: Match, start: int, start_hash: str, base: State, version: int
-) -> tuple[State, list[MatchEvent]] | None:
-    """``base`` (the state at ``start``) and the rows after it up to ``version``, when the
-    event at ``start`` is still the one stored (same hash)."""
-    rows = load_events(match, after=start - 1, upto=version)
-    if rows and rows[0].seq == start and rows[0].hash == start_hash:
-        return base, rows[1:]
-    return None
+def _checkpoint(match: Match, game: Game, version: int) -> tuple[str, State] | None:
+    """The checkpoint kept at ``version``: its event's hash and the state. ``None`` when
+    there is none, or it cannot be read (the cache down, a state of another format): it is
+    only a cache, the replay does without it."""
+    try:
+        kept = caches["states"].get(_checkpoint_key(match, version))
+        return None if kept is None else (kept[0], game.state_from_json(kept[1]))
+    except Exception as exc:  # any fault of a cache is a miss
+        logger.warning(
+            "checkpoint %s of match %s unread: %s", version, match.id, type(exc).__name__
+        )
+        return None
+
+
+def _keep_checkpoint(match: Match, game: Game, version: int, event_hash: str, state: State) -> None:
+    try:
+        entry = (event_hash, game.state_to_json(state))
+        caches["states"].set(_checkpoint_key(match, version), entry, CHECKPOINT_SECONDS)
+    except Exception as exc:  # a cache that cannot keep it costs a replay
+        logger.warning(
+            "checkpoint %s of match %s not kept: %s", version, match.id, type(exc).__name__
+        )
 
 
 def state_at(match: Match, version: int) -> State:
@@ -207,8 +223,8 @@ def state_at(match: Match, version: int) -> State:
     replayed from the latest state known at or before ``version`` whose event is still the
     one stored (same hash): the state this process last read of the match (reading a match
     version after version costs the events between), or the checkpoint before ``version``
-    in the shared cache (:data:`CHECKPOINT_EVERY`); else from the start, keeping the
-    checkpoints it passes (again, should one in the cache be for another log).
+    (:data:`CHECKPOINT_EVERY`); else from the start, keeping the checkpoints it passes
+    (again, should one kept be for another log).
     """
     if version == match.version:
         state = load_state(match)
@@ -218,23 +234,28 @@ def state_at(match: Match, version: int) -> State:
     game = game_of(match)
     with _prefixes_lock:
         cached = _prefixes.get(match.id)
-    start = None
-    if cached is not None and 1 <= cached[0] <= version:
-        start = _from(match, *cached, version)
+    known = [cached] if cached is not None and 1 <= cached[0] <= version else []
     mark = version - version % CHECKPOINT_EVERY
-    if mark and (start is None or cached is None or cached[0] < mark):
-        kept = cache.get(_checkpoint_key(match, mark))
+    if mark and (not known or known[0][0] < mark):
+        kept = _checkpoint(match, game, mark)
         if kept is not None:
-            start = _from(match, mark, kept[0], game.state_from_json(kept[1]), version) or start
-    base, rows = start if start is not None else (None, load_events(match, upto=version))
+            known.append((mark, *kept))
+    base: State | None = None
+    rows: list[MatchEvent] = []
+    for position, event_hash, state in sorted(known, key=lambda k: -k[0]):  # the latest first
+        rows = load_events(match, after=position - 1, upto=version)
+        if rows and rows[0].seq == position and rows[0].hash == event_hash:
+            base, rows = state, rows[1:]
+            break
+    else:
+        rows = load_events(match, upto=version)
     state = base
     first = 0
     for i, row in enumerate(rows):
         if row.seq % CHECKPOINT_EVERY == 0:  # replay up to it, and keep it
             state = game.replay((to_event(r, game) for r in rows[first : i + 1]), state)
             first = i + 1
-            entry = (row.hash, game.state_to_json(state))
-            cache.set(_checkpoint_key(match, row.seq), entry, CHECKPOINT_SECONDS)
+            _keep_checkpoint(match, game, row.seq, row.hash, state)
     state = game.replay((to_event(r, game) for r in rows[first:]), state)
     if rows:
         _remember(match, rows[-1].seq, rows[-1].hash, state)

@@ -224,17 +224,20 @@ export async function hint(id) {
   return /** @type {Hint} */ (await call("GET", `/matches/${encodeURIComponent(id)}/hint`));
 }
 
+/** The audit record's largest page: a match's longest log in a few requests. */
+const AUDIT_PAGE = 5000;
+
 /**
  * The full record of an ended match: every event whole, the seed and its commitment (the
  * pages joined: their events and their chain faults).
  * @param {string} id @returns {Promise<Audit>}
  */
 export async function audit(id) {
-  const path = `/matches/${encodeURIComponent(id)}/audit`;
+  const path = `/matches/${encodeURIComponent(id)}/audit?limit=${AUDIT_PAGE}`;
   const record = /** @type {Audit} */ (await call("GET", path));
   let page = record;
   while (page.has_more) {
-    page = /** @type {Audit} */ (await call("GET", `${path}?after=${page.next_after}`));
+    page = /** @type {Audit} */ (await call("GET", `${path}&after=${page.next_after}`));
     record.events.push(...page.events);
     record.chain_faults.push(...page.chain_faults);
   }

@@ -83,7 +83,8 @@ def test_when_all_have_chosen_each_set_goes_to_its_receiver():
         for other in range(4):
             expected = list(chosen[other]) if other in (seat, giver) else [None] * 3
             assert shown[other] == expected
-    assert redact_event(exchanged, None, match_ended=False)["passes"] == [[None] * 3] * 4
+    for outsider in (None, 4, -1):  # a spectator, or a seat not at the table: no pass
+        assert redact_event(exchanged, outsider, match_ended=False)["passes"] == [[None] * 3] * 4
     holder = next(s for s in range(4) if "2C" in state.hands[s])
     assert state.to_act == holder
 

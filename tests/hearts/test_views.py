@@ -58,6 +58,11 @@ def test_the_deal_and_the_seed_are_redacted_until_the_end():
     assert redact_event(started, None, match_ended=True)["seed"] == SEED.hex()
     full = redact_event(dealt, None, match_ended=True)["hands"]
     assert full == [list(h) for h in dealt.hands]
+    # the events that reveal it carry it only once the match has ended
+    state, _ = _started()
+    aborted = HEARTS.abort(state, "test")[-1]
+    assert redact_event(aborted, 0, match_ended=False)["seed"] is None
+    assert redact_event(aborted, 0, match_ended=True)["seed"] == SEED.hex()
 
 
 def test_played_cards_and_trick_winners_are_public():

@@ -10,6 +10,7 @@ import pytest
 from cards.deck import is_card_code
 from golf import legal_actions
 from matches import errors
+from matches.models import Match
 from matches.selectors import all_events_for, audit_record, events_for, match_view, state_view_at
 from matches.services import match_act, match_create, match_join
 from matches.store import load_state, state_at
@@ -81,3 +82,32 @@ def test_past_versions_are_bounded(duel, alice):
         state_view_at(duel, alice, 0)
     with pytest.raises(errors.InvalidMatchRequest):
         state_view_at(duel, alice, duel.version + 1)
+
+
+def test_an_export_is_of_the_log_as_it_was_asked_for(alice, bob):
+    """Events written while an export streams are not in it: it ends at the version it
+    was asked at, however slowly it is read."""
+    rng = random.Random(11)
+    match = match_create(
+        creator=alice, rules={"holes": 1}, seats=[{"type": "me"}, {"type": "open"}]
+    )
+    match_join(match_id=match.id, user=bob)
+    users = {0: alice, 1: bob}
+
+    def play(moves):
+        for _ in range(moves):
+            state = load_state(Match.objects.get(pk=match.id))
+            seat = rng.choice(state.seats_to_act())
+            action = rng.choice(legal_actions(state, seat))
+            match_act(match_id=match.id, user=users[seat], action=action.to_json())
+
+    play(4)
+    match.refresh_from_db()
+    asked_at = match.version
+    export = all_events_for(match, alice, page=2)
+    first = [next(export), next(export), next(export)]
+    play(3)  # the match goes on while the export is read
+    exported = [*first, *export]
+    assert [e["seq"] for e in exported] == list(range(1, asked_at + 1))
+    assert exported == events_for(match, alice, limit=1000)[:asked_at]
+    assert Match.objects.get(pk=match.id).version > asked_at

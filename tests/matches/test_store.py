@@ -227,9 +227,9 @@ def test_each_page_of_the_audit_record_checks_its_chain_from_the_event_before_it
     tamper(
         "DELETE FROM golf_matchevent WHERE match_id = %s AND seq > %s", [finished.id, version - 3]
     )
-    last = audit_pages(finished, 7)[-1]
-    assert last[1] == version - 3
-    assert f"the match row says version {version}, the log ends at #{version - 3}" in last[2]
+    pages = audit_pages(finished, 7)
+    assert [last for _, last, _ in pages if last is not None][-1] == version - 3
+    assert f"the match row says version {version}, the log ends at #{version - 3}" in pages[-1][2]
 
 
 def type_of(match, seq):
@@ -442,7 +442,7 @@ def test_a_state_at_any_version_in_any_order_equals_a_full_replay(alice, bob, ca
 
 @pytest.mark.django_db
 def test_a_state_far_back_is_replayed_from_the_checkpoint_before_it(alice, bob, monkeypatch):
-    from django.core.cache import cache
+    from django.core.cache import caches
 
     from matches import store
 
@@ -471,12 +471,34 @@ def test_a_state_far_back_is_replayed_from_the_checkpoint_before_it(alice, bob, 
         assert state_at(match, version) == truth[version], version
         mark = version - version % 4
         assert reads == [(mark - 1, version) if mark else (0, version)], version
-    # a checkpoint whose event is not the one stored is not used
+    # with the state last read before the checkpoint, the checkpoint alone is read
     store._prefixes.clear()
-    cache.set(store._checkpoint_key(match, 8), ("not-the-stored-hash", state_to_json(truth[2])))
+    state_at(match, 5)
+    reads.clear()
+    assert state_at(match, 10) == truth[10] and reads == [(7, 10)]
+    # a checkpoint whose event is not the one stored is not used
+    states = caches["states"]
+    store._prefixes.clear()
+    states.set(store._checkpoint_key(match, 8), ("not-the-stored-hash", state_to_json(truth[2])))
     reads.clear()
     assert state_at(match, 9) == truth[9]
     assert reads == [(7, 9), (0, 9)]  # the checkpoint's event, then the whole log
     store._prefixes.clear()
     reads.clear()
     assert state_at(match, 9) == truth[9] and reads == [(7, 9)]  # kept right again
+    # nor one that cannot be read (of another format, or the cache failing): a replay
+    key = store._checkpoint_key(match, 12)
+    for broken in [(rows[11].hash, {"format": "from another release"}), "not a pair"]:
+        states.set(key, broken)
+        store._prefixes.clear()
+        reads.clear()
+        assert state_at(match, 13) == truth[13] and reads == [(0, 13)]
+
+    def failing(*args, **kwargs):
+        raise ConnectionError("the cache is down")
+
+    monkeypatch.setattr(states, "get", failing)
+    monkeypatch.setattr(states, "set", failing)
+    store._prefixes.clear()
+    reads.clear()
+    assert state_at(match, 17) == truth[17] and reads == [(0, 17)]

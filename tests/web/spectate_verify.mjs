@@ -4,7 +4,8 @@
 // no card the spectator's view (GET states/{version} as that account) hides may be on
 // the page. When the match has ended the page checks the deal from the revealed seed
 // (Web Crypto) and must say "Verified"; then, with the audit record's first dealt card
-// changed on its way to the page (page.route), it must show that mismatch, in red.
+// changed on its way to the page (page.route), it must show that mismatch, in red. In
+// between, the record comes in two pages (the first cut short): the page joins them.
 //
 //   node tests/web/spectate_verify.mjs <base url> <screenshot dir> [<publish dir>]
 //
@@ -115,11 +116,29 @@ try {
   await page.screenshot({ path: verifiedShot, fullPage: true });
   summary.screenshots.push(verifiedShot);
 
+  // the record in pages: the first cut to five events, the page asks for the rest
+  const AUDIT = "**/api/matches/*/audit*";
+  summary.auditPages = [];
+  await page.route(AUDIT, async (route) => {
+    const url = new URL(route.request().url());
+    summary.auditPages.push(url.search);
+    const response = await route.fetch();
+    const record = await response.json();
+    if (url.searchParams.has("after")) return route.fulfill({ response, json: record });
+    record.events = record.events.slice(0, 5);
+    Object.assign(record, { has_more: true, next_after: record.events[4].seq });
+    await route.fulfill({ response, json: record });
+  });
+  await page.reload();
+  await page.locator('.verification[data-verdict="verified"], .verification[data-verdict="mismatch"], .verification[data-verdict="error"]').waitFor();
+  summary.pagedVerdict = await page.locator(".verification").getAttribute("data-verdict");
+  await page.unroute(AUDIT);
+
   // a tampered record: the first card dealt to seat 1 is another card
   const dealt = audit.events.find((e) => e.type === "hole_dealt").data;
   const genuine = dealt.grids[0][0];
   const forged = genuine === "KS" ? "QS" : "KS";
-  await page.route("**/api/matches/*/audit", async (route) => {
+  await page.route(AUDIT, async (route) => {
     const response = await route.fetch();
     const record = await response.json();
     record.events.find((e) => e.type === "hole_dealt").data.grids[0][0] = forged;

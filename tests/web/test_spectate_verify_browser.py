@@ -23,6 +23,9 @@ def test_a_spectator_sees_no_hidden_card_and_the_deal_is_verified(live_server, l
     assert summary["verdict"] == "verified", summary["verified"]
     assert summary["verified"].startswith("Verified: SHA-256 of the revealed seed")
     assert summary["seedShown"]
+    # a record in two pages is joined: the second asked for after the first one's end
+    assert summary["pagedVerdict"] == "verified"
+    assert summary["auditPages"] == ["?limit=5000", "?limit=5000&after=5"], summary["auditPages"]
     # and a tampered deal is caught at the card changed, in red
     forged = f"the seed deals {summary['genuine']}, the log shows {summary['forged']}"
     assert "Mismatch: hole 1, seat 1's grid, card 1: " + forged in summary["mismatch"]
