@@ -132,7 +132,7 @@ def past_states(match, rng: random.Random, samples: int) -> tuple[float, float]:
     """Median seconds of ``state_at`` on random past versions of ``match``: with nothing
     kept (no checkpoint, no state this process read before), and with the checkpoints a
     first replay of the whole log kept (the state last read forgotten each time)."""
-    from django.core.cache import cache
+    from django.core.cache import caches
 
     from matches import store
 
@@ -142,7 +142,7 @@ def past_states(match, rng: random.Random, samples: int) -> tuple[float, float]:
     def timed(version: int, warm: bool) -> float:
         store._prefixes.clear()
         if not warm:
-            cache.delete_many([store._checkpoint_key(match, m) for m in marks])
+            caches["states"].delete_many([store._checkpoint_key(match, m) for m in marks])
         started = time.perf_counter()
         store.state_at(match, version)
         return time.perf_counter() - started
