@@ -8,8 +8,10 @@ the invariants checked along the way:
 * replay equals the fold of ``evolve``, also from a snapshot; states, events (as stored
   rows, through JSON), actions and rules round-trip;
 * hidden information: every view equals the view of ``resample_hidden`` (cards the
-  viewer cannot see and the seed drawn afresh); no view or event as redacted for a viewer
-  shows the seed before the end, nor a card that viewer's view did not show then;
+  viewer cannot see and the seed drawn afresh), and so do the redacted events of a move
+  made there too, where it is legal and leaves the viewer the same view; no view or
+  event as redacted for a viewer shows the seed before the end, nor a card that
+  viewer's view did not show then;
 * legality: ``decide`` accepts every legal action and refuses others (including those of
   the wrong seat, and after the end) with a coded ``IllegalActionError``; malformed
   actions raise ``MalformedActionError``; the summary agrees with the state;
@@ -38,6 +40,7 @@ import json
 import os
 import random
 import re
+import sys
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -305,7 +308,8 @@ class Playout:
             if summary.status != "active":
                 return
             legal = self.check_active()
-            if step < 3 or rng.random() < CHECK_RATE:
+            checked = step < 3 or rng.random() < CHECK_RATE
+            if checked:
                 self.check_views()
                 self.check_legality(legal)
                 self.check_coms(legal)
@@ -320,7 +324,10 @@ class Playout:
                 assert dumps(game.action_to_json(action)) in actions_json(game, legal[seat])
             else:
                 action = rng.choice(legal[seat])
-            self.record(game.decide(self.state, seat, action))
+            batch = game.decide(self.state, seat, action)
+            if checked:
+                self.check_redaction_carries_over(seat, action, batch)
+            self.record(batch)
         if game.summary(self.state).status == "active":
             self.abort()
 
@@ -423,6 +430,40 @@ class Playout:
                 again = game.com_action(other, seat, level, random.Random(key))
                 assert dumps(game.action_to_json(again)) == text, f"COM {level} peeks"
 
+    def check_redaction_carries_over(self, seat: int, action: Any, batch: list[Any]) -> None:
+        """What a viewer reads of a move depends only on what it sees: the same move made
+        where everything the viewer cannot see (cards, seed) is drawn afresh gives that
+        viewer the same redacted events, whenever the move is still legal there and
+        leaves the viewer the same view and seed. (A move naming cards the viewer cannot see is
+        rarely legal in the redrawn state; such moves keep the bound of
+        ``check_redacted``.)"""
+        game = self.game
+        text = dumps(game.action_to_json(action))
+        mine = self.redacted_batch(self.state, batch)
+        for viewer in self.viewers:
+            other = game.resample_hidden(self.state, viewer, self.fresh_rng())
+            if text not in actions_json(game, game.legal_actions(other, seat)):
+                continue
+            theirs = self.redacted_batch(other, game.decide(other, seat, action))
+            if theirs[viewer][1] != mine[viewer][1]:
+                continue  # the move shows the viewer cards that differ between the two
+            assert theirs[viewer][0] == mine[viewer][0], (
+                f"{viewer} reads {text} differently when the cards it cannot see differ"
+            )
+
+    def redacted_batch(self, state: Any, batch: list[Any]) -> dict[int | None, tuple[str, str]]:
+        """Each viewer's redacted ``batch``, and what it sees after it (its view and the
+        seed once revealed), as JSON text."""
+        game = self.game
+        texts: dict[int | None, list[Any]] = {viewer: [] for viewer in self.viewers}
+        for event in batch:
+            state = game.evolve(state, event)
+            ended = game.summary(state).status != "active"
+            for viewer in self.viewers:
+                texts[viewer].append(game.redact(event, viewer, match_ended=ended))
+        seed = game.revealed_seed(state)  # shown to all at the end
+        return {v: (dumps(texts[v]), dumps([game.view(state, v), seed])) for v in self.viewers}
+
     # --- checks of the ended match and its log --------------------------------------------
     def check_ended(self) -> None:
         game, state = self.game, self.state
@@ -476,10 +517,10 @@ class Playout:
         the viewer's view did not show right after it.
 
         The protocol's stronger promise (each viewer's redacted events are the same
-        whatever the cards it cannot see) would need a second history with other hidden
-        cards and the same public moves, which only the game itself can build: a player's
-        moves name its hidden cards, so they do not carry over. Views get the full
-        resampling check (``check_views``); events get this bound by the views.
+        whatever the cards it cannot see) is checked as the moves are made, for the moves
+        that carry over to a state with the unseen cards redrawn
+        (``check_redaction_carries_over``); a move naming another seat's hidden cards
+        rarely does there, so every event also gets this bound by the views.
         """
         game, seed = self.game, self.seed.hex()
         shapes = shapes_of(game)
@@ -771,3 +812,28 @@ def test_abort_reveals_the_seed(name: str) -> None:
         assert game.revealed_seed(state) == seed.hex()
         assert game.seats_to_act(state) == ()
         assert game.audit([*events, *aborted]).faults == []
+
+
+def test_the_redaction_check_sees_a_leak_that_names_no_card(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A redaction telling the others the colour of a card drawn from Golf's stock shows
+    no card code, so only the carried-over check can see it: it does, in a playout."""
+    import golf.views
+    from golf.events import CardDrawn
+
+    redact = golf.views.redact_event
+
+    def leaky(event: Any, seat: int | None, *, match_ended: bool) -> dict[str, Any]:
+        payload = redact(event, seat, match_ended=match_ended)
+        if isinstance(event, CardDrawn) and payload.get("card") is None:
+            payload["red"] = event.card[1] in "HD"
+        return payload
+
+    monkeypatch.setattr(golf.views, "redact_event", leaky)
+    monkeypatch.setattr(sys.modules[__name__], "CHECK_RATE", 1.0)  # every move checked
+    game = games.get_game("golf")
+    playout = Playout(game, random.Random("golf/leak"), 0)
+    playout.set_up()
+    with pytest.raises(AssertionError, match="differently when the cards it cannot see"):
+        playout.play()
