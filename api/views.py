@@ -402,6 +402,9 @@ PRESET = ChoiceParam(
     "preset", lambda: tuple(sorted({p for g in all_games() for p in g.info.presets}))
 )
 AWAITING = ChoiceParam("awaiting", ("me",), "matches waiting for your move")
+JOINABLE = ChoiceParam(
+    "joinable", ("true", "false"), "only the open lobbies you could join (you sit in none)"
+)
 
 
 class MatchListView(APIView):
@@ -410,11 +413,12 @@ class MatchListView(APIView):
         summary="List matches",
         description=(
             "Your matches and the open lobbies (matches waiting for players with a seat "
-            "free), newest activity first. `mine=true` leaves the lobbies out; staff may ask "
-            "for every match with `all=true`."
+            "free), newest activity first. `mine=true` leaves the lobbies out, "
+            "`joinable=true` keeps only the lobbies you do not sit in; staff may ask for "
+            "every match with `all=true`."
         ),
         parameters=[
-            *(param.schema() for param in (MINE, ALL, GAME, STATUS, PRESET, AWAITING)),
+            *(param.schema() for param in (MINE, ALL, GAME, STATUS, PRESET, AWAITING, JOINABLE)),
             PAGE.schema(),
             PAGE_SIZE.schema(),
         ],
@@ -425,6 +429,10 @@ class MatchListView(APIView):
         everyone = ALL.read(request) == "true"
         if everyone and not request.user.is_staff:
             raise errors.PermissionDenied("only staff may list every match")
+        joinable = JOINABLE.read(request) == "true"
+        if joinable and (everyone or MINE.read(request) == "true" or AWAITING.read(request)):
+            detail = "joinable=true lists matches you do not sit in: not with mine, awaiting or all"
+            raise invalid_field("joinable", detail, "not with mine, awaiting or all")
         queryset = selectors.matches_for(
             request.user,
             mine=MINE.read(request) == "true",
@@ -433,6 +441,7 @@ class MatchListView(APIView):
             game=GAME.read(request),
             preset=PRESET.read(request),
             awaiting_me=AWAITING.read(request) == "me",
+            joinable=joinable,
         )
         paginator = MatchPagination()
         page = paginator.paginate_queryset(queryset, request, view=self)

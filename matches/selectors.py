@@ -234,9 +234,11 @@ def matches_for(
     status: str | None = None,
     preset: str | None = None,
     awaiting_me: bool = False,
+    joinable: bool = False,
 ) -> QuerySet[Match]:
     """The matches ``user`` sits in, and, unless ``mine``, the open lobbies (matches waiting
-    for players with a seat free); with ``everyone`` (staff only) every match."""
+    for players with a seat free); with ``joinable`` only the lobbies ``user`` does not
+    sit in; with ``everyone`` (staff only) every match."""
     queryset = Match.objects.all().prefetch_related("seats__user")
     if not everyone:
         seated = Q(pk__in=Seat.objects.filter(user=user).values("match_id"))
@@ -244,7 +246,10 @@ def matches_for(
             status=MatchStatus.WAITING,
             pk__in=Seat.objects.filter(kind=SeatKind.OPEN).values("match_id"),
         )
-        queryset = queryset.filter(seated if mine or awaiting_me else seated | lobby)
+        if joinable:
+            queryset = queryset.filter(lobby & ~seated)
+        else:
+            queryset = queryset.filter(seated if mine or awaiting_me else seated | lobby)
     if awaiting_me:
         queryset = queryset.filter(seats__user=user, seats__to_act=True, status="active")
     if game:

@@ -191,9 +191,9 @@ export async function join(id) {
   return /** @type {MatchDetail} */ (await call("POST", `/matches/${encodeURIComponent(id)}/join`, { body: {} }));
 }
 
-/** @param {string} id @returns {Promise<MatchDetail>} */
-export async function match(id) {
-  return /** @type {MatchDetail} */ (await call("GET", `/matches/${encodeURIComponent(id)}`));
+/** @param {string} id @param {AbortSignal} [signal] @returns {Promise<MatchDetail>} */
+export async function match(id, signal) {
+  return /** @type {MatchDetail} */ (await call("GET", `/matches/${encodeURIComponent(id)}`, signal ? { signal } : {}));
 }
 
 /**

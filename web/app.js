@@ -284,7 +284,11 @@ function openMatchList(page) {
     join.addEventListener("click", () =>
       void guarded(async () => {
         join.disabled = true;
-        await api.join(m.id);
+        try {
+          await api.join(m.id);
+        } finally {
+          join.disabled = false; // after an error, it can be tried again
+        }
         clearError();
         go(`#/match/${m.id}`);
       }),
@@ -314,7 +318,7 @@ async function lobbyPage(turn) {
     api.me(),
     api.games(),
     api.matches({ mine: true, page_size: 20 }),
-    api.matches({ status: "waiting", page_size: 20 }),
+    api.matches({ joinable: true, page_size: 20 }),
   ]);
   if (turn !== routed) return; // another page was asked for meanwhile
   showAccount(user);

@@ -232,11 +232,13 @@ export class Table {
   async learnDeadline(version) {
     if (this.detail.turn_timeout === null || this.deadline?.version === version) return;
     try {
-      const now = await api.match(this.detail.id);
+      const now = await api.match(this.detail.id, this.abort.signal);
+      if (this.abort.signal.aborted) return; // the table was left meanwhile: no timer
       if (now.version !== version || now.version !== this.version) return;
       this.deadline = { version, at: now.view.turn_deadline ?? "" };
     } catch (error) {
       if (error instanceof api.ApiError) return; // the timer stays hidden; the table goes on
+      if (isAbort(error)) return; // the table was left
       throw error;
     }
     const timer = this.root.querySelector(".turn-timer");
@@ -514,8 +516,17 @@ export class Table {
       if (error instanceof api.ApiError) {
         const stale = error.problem?.code === "precondition_failed" || error.problem?.code === "version_conflict";
         this.showError(stale ? "The table moved on before your move arrived: here it is again." : error.readable);
-        if (stale && error.problem?.current_version) await this.reload(error.problem.current_version);
-        else this.render();
+        if (stale && error.problem?.current_version) {
+          try {
+            await this.reload(error.problem.current_version);
+          } catch (failed) {
+            // the table stays as it was, its moves offered again; the stream catches up
+            if (failed instanceof api.ApiError) this.showError(failed.readable);
+            else if (!isAbort(failed)) throw failed;
+          } finally {
+            this.render();
+          }
+        } else this.render();
       } else throw error;
     }
   }

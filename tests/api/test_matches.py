@@ -140,6 +140,26 @@ def test_list_filters_and_paginates(alice, bob, duel):
     for bad in ({"mine": "perhaps"}, {"preset": ""}, {"page_size": 0}, {"page_size": 101}):
         assert_problem(alice.get("/api/matches", bad), 400, "validation_error")
     assert_problem(alice.get("/api/matches", {"page": "x"}), 400, "validation_error")
+    for mixed in ({"mine": "true"}, {"awaiting": "me"}):
+        problem = assert_problem(
+            alice.get("/api/matches", {"joinable": "true", **mixed}), 400, "validation_error"
+        )
+        assert "joinable" in problem["errors"]
+
+
+def test_joinable_lists_only_the_lobbies_you_do_not_sit_in(alice, bob):
+    """A lobby of your own, however many, never hides another's from you."""
+    open_seats = [{"type": "me"}, {"type": "open"}]
+    own = [create(alice, seats=open_seats).json()["id"] for _ in range(3)]
+    theirs = create(bob, seats=open_seats).json()["id"]
+    create(bob, seats=[{"type": "me"}, {"type": "com", "level": "normal"}])  # no seat free
+    page = alice.get("/api/matches", {"joinable": "true", "page_size": 2}).json()
+    assert [m["id"] for m in page["results"]] == [theirs] and page["count"] == 1
+    everything = {m["id"] for m in alice.get("/api/matches").json()["results"]}
+    assert everything == {*own, theirs}
+    joined = bob.get("/api/matches", {"joinable": "true"}).json()
+    assert {m["id"] for m in joined["results"]} == set(own)
+    assert all(m["your_seat"] is None for m in joined["results"])
 
 
 def test_a_spectator_sees_the_spectator_view(carol, duel):

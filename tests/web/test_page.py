@@ -37,3 +37,15 @@ def test_unknown_api_paths_stay_problems_not_the_page(client):
     response = client.get("/api/nowhere")
     assert response.status_code == 404
     assert response["Content-Type"] == "application/problem+json"
+
+
+def test_the_page_allows_only_its_own_origin_scripts_and_no_framing(client):
+    """A script injected into the page could read the token it keeps: its policy lets in
+    scripts, styles and requests of this origin only, and no frame, plugin or base."""
+    policy = client.get("/")["Content-Security-Policy"]
+    directives = dict(d.strip().split(" ", 1) for d in policy.split(";"))
+    for name in ("default-src", "script-src", "style-src", "connect-src", "img-src"):
+        assert directives[name] == "'self'", name
+    assert directives["object-src"] == directives["base-uri"] == "'none'"
+    assert directives["frame-ancestors"] == "'none'"
+    assert "unsafe" not in policy
