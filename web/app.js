@@ -353,21 +353,39 @@ async function matchPage(id, turn) {
   await table.start();
 }
 
-async function route() {
-  const turn = ++routed;
+/** Stops the table shown, if any (it follows its match no more). */
+function leaveTable() {
   if (table) {
     table.stop();
     table = null;
   }
+}
+
+async function route() {
+  const turn = ++routed;
+  leaveTable();
   if (!api.savedToken()) {
     loginPage();
     return;
   }
   const matched = /^#\/match\/([0-9a-f-]{36})$/.exec(location.hash);
+  let shown = false;
   await guarded(async () => {
     if (matched && matched[1]) await matchPage(matched[1], turn);
     else await lobbyPage(turn);
+    shown = true;
   });
+  if (!shown && turn === routed && api.savedToken()) {
+    // the page could not be read (the service busy, the network down): the error says
+    // why, and a button reads it again (the link home would not: the address is the same)
+    leaveTable();
+    const again = el("button", { type: "button" }, ["Try again"]);
+    again.addEventListener("click", () => {
+      clearError();
+      void route();
+    });
+    main.replaceChildren(el("p", {}, ["This page could not be loaded. "]), again);
+  }
 }
 
 window.addEventListener("hashchange", () => {

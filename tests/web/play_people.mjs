@@ -42,10 +42,33 @@ try {
   const b = await newPage(browser);
   await b.page.goto(`${base}/`);
   const bob = await register(b.page, base, "bob");
+  // the lobby read once while the service is unavailable: the error, and a way to try again
+  const problem = (status, code, title) => ({
+    status,
+    contentType: "application/problem+json",
+    headers: { "Retry-After": "1" },
+    body: JSON.stringify({ type: "about:blank", title, status, detail: `${title} (a test)`, code }),
+  });
+  const lobbyRead = "**/api/matches?joinable=*";
+  await b.page.route(lobbyRead, (route) => route.fulfill(problem(503, "unavailable", "Service unavailable")), { times: 1 });
+  await b.page.reload();
+  const again = b.page.getByRole("button", { name: "Try again" });
+  await again.waitFor();
+  summary.unavailable = { error: await b.page.locator("#errors").textContent(), main: await b.page.locator("#main").textContent() };
+  await again.click();
   const row = b.page.locator(`.open-matches li[data-match="${matchId}"]`);
   await row.waitFor();
   summary.listed = await row.textContent();
-  await row.getByRole("button", { name: /^Join the golf match of / }).click();
+  summary.unavailable.errorHidden = await b.page.locator("#errors").isHidden();
+  // a join refused once (too many requests): the button can be pressed again, and joins
+  const joinButton = row.getByRole("button", { name: /^Join the golf match of / });
+  await b.page.route(`**/api/matches/${matchId}/join`, (route) => route.fulfill(problem(429, "throttled", "Too many requests")), { times: 1 });
+  await joinButton.click();
+  await b.page.locator("#errors").getByText("Too many requests").waitFor();
+  summary.refusedJoin = { enabled: await joinButton.isEnabled(), url: b.page.url() };
+  // the browser logs each refused request: those two, and nothing else, are expected
+  summary.refusedLogged = b.consoleErrors.splice(0).map((line) => line.replace(/\d{3}.*/, (m) => m.slice(0, 3)));
+  await joinButton.click();
   const joined = await openedMatch(b.page, base);
   if (joined.matchId !== matchId) throw new Error(`B opened ${joined.matchId}, not ${matchId}`);
   await b.page.locator(".game-table").waitFor();

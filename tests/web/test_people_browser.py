@@ -1,5 +1,6 @@
 """A match between two people in the web client (tests/web/play_people.mjs): A creates a
-Golf match with an open seat from the lobby, B sees it under "Open matches" and joins it,
+Golf match with an open seat from the lobby, B sees it under "Open matches" (after its
+lobby, unreadable once, is read again by "Try again") and joins it (after one refused join),
 and both pages play their opening flips, each checked against the API's view for its own
 user at every version it shows; the turn timer set in the lobby shows the view's deadline
 and counts down; A's history slider shows two past versions as the API's view at each,
@@ -20,6 +21,14 @@ def test_two_people_join_and_play_the_opening_flips(live_server):
     assert alice["username"].startswith("alice-") and bob["username"].startswith("bob-")
     assert (alice["seat"], bob["seat"]) == (0, 1)
     assert "open seat" in summary["listed"]
+    # the lobby unreadable once: the API's message, and "Try again" reads it again
+    unavailable = summary["unavailable"]
+    assert "Service unavailable: Service unavailable (a test)" in unavailable["error"]
+    assert unavailable["main"] == "This page could not be loaded. Try again"
+    assert unavailable["errorHidden"]
+    # a join refused once: the page stays, the button can be pressed again (and joins)
+    assert summary["refusedJoin"]["enabled"] and "#/match/" not in summary["refusedJoin"]["url"]
+    assert len(summary["refusedLogged"]) == 2, summary["refusedLogged"]
     for player in (alice, bob):
         assert [m.split(":")[0] for m in player["moves"]][-2:] == ["reveal", "reveal"]
         assert player["versions"][-1] == summary["version"], player
