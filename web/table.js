@@ -713,7 +713,7 @@ export class Table {
     this.root.replaceChildren(table);
     if (hadFocus) {
       const target =
-        (key ? this.root.querySelector(`[data-focus-key="${key}"]`) : null) ??
+        (key ? this.root.querySelector(`[data-focus-key="${CSS.escape(key)}"]`) : null) ??
         this.root.querySelector(firstMove) ??
         this.root.querySelector(".prompt");
       if (target instanceof HTMLElement) target.focus();
