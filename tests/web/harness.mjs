@@ -67,7 +67,7 @@ export async function openedMatch(page, base) {
 }
 
 /** Waits until the table shows a version after `before` (not busy), or an error. */
-export function nextVersion(page, before) {
+export function nextVersion(page, before, timeout = 30_000) {
   return page.waitForFunction(
     (seen) => {
       const table = document.querySelector(".game-table");
@@ -75,7 +75,7 @@ export function nextVersion(page, before) {
       return (errors && !errors.hidden) || (table && Number(table.getAttribute("data-version")) > seen && table.getAttribute("data-busy") === "false");
     },
     before,
-    { timeout: 30_000 },
+    { timeout },
   );
 }
 

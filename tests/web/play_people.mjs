@@ -80,7 +80,8 @@ try {
   for (const p of players) p.check = checker(p.page, p.api, matchId, snapshot, compare, p.record);
 
   // the opening flips of both, each by clicking in its own page; a flip counts once the
-  // page shows the card turned up (the other's flip may redraw the page under a click)
+  // page shows the card turned up (the other's flip may redraw the page under a click,
+  // and then the click is tried again)
   const faceUp = (page) => page.evaluate(() => [...document.querySelectorAll(".seat.mine .card")].filter((n) => n.getAttribute("data-card")).length);
   while (players.some((p) => p.flips < 2)) {
     if (Date.now() > DEADLINE) throw new Error(`the flips took too long: ${JSON.stringify(players.map((p) => p.record))}`);
@@ -94,7 +95,11 @@ try {
       if (!cell) continue;
       await p.page.locator(`.seat.mine button.card[data-position="${cell.position}"]`).click();
       p.record.moves.push(`reveal:${cell.position}`);
-      await nextVersion(p.page, shown.version);
+      // a click the redraw swallowed makes no version: after a while, read and try again
+      await nextVersion(p.page, shown.version, 5_000).catch((e) => {
+        if (e.name !== "TimeoutError") throw e;
+        p.record.retried = (p.record.retried ?? 0) + 1;
+      });
     }
   }
   while ((await players[0].api(`/matches/${matchId}`)).view.phase === "flips") {
