@@ -204,6 +204,8 @@ def _pass(state: State, seat: Seat, action: PassCards) -> Event:
         raise WrongPhaseError("cards are passed only before the first trick of a passing deal")
     if state.passes[seat] is not None:
         raise errors.AlreadyPassedError("you have chosen your pass; wait for the others")
+    if len(action.cards) != PASS_SIZE or len(set(action.cards)) != PASS_SIZE:
+        raise errors.NotThreeCardsError("a pass is three different cards")
     missing = [c for c in action.cards if c not in state.hands[seat]]
     if missing:
         raise errors.CardNotInHandError(f"{missing[0]} is not in your hand")

@@ -15,6 +15,12 @@ class AlreadyPassedError(IllegalActionError):
     code = "already_passed"
 
 
+class NotThreeCardsError(IllegalActionError):
+    """A pass is three different cards (an action read from JSON is refused earlier)."""
+
+    code = "not_three_cards"
+
+
 class MustLeadOpeningCardError(IllegalActionError):
     """The first trick is led with the 2 of clubs (the 3 when the 2 is removed)."""
 

@@ -10,6 +10,7 @@ from hearts.decide import start_match
 from hearts.events import (
     CardPlayed,
     CardsDealt,
+    CardsPassed,
     DealScored,
     MatchFinished,
     PassesExchanged,
@@ -48,6 +49,8 @@ def _forged(log, kind, change):
         (DealScored, lambda e: replace(e, jack=None)),
         (MatchFinished, lambda e: replace(e, winners=(0, 1, 2, 3))),
         (CardPlayed, lambda e: replace(e, card="AH" if e.card != "AH" else "KH")),
+        (CardsPassed, lambda e: replace(e, cards=(e.cards[0],) * 3)),  # one card, thrice
+        (CardsPassed, lambda e: replace(e, cards=e.cards[:2])),
     ],
 )
 def test_a_forged_fact_is_found(log, kind, change):

@@ -35,6 +35,16 @@ def test_every_seat_passes_at_once():
         act(state, 0, PassCards(state.hands[1][:3]))
 
 
+@pytest.mark.parametrize("pick", [(0, 0, 0), (0, 0, 1), (0,), (0, 1), (0, 1, 2, 3)])
+def test_a_pass_is_three_different_cards(pick):
+    """Read from JSON such a pass is malformed; made in the engine (or found in a stored
+    log) it is refused too, so no deal ever holds a card twice."""
+    state = _passing()
+    with pytest.raises(errors.NotThreeCardsError) as refused:
+        act(state, 0, PassCards(tuple(state.hands[0][i] for i in pick)))
+    assert refused.value.code == "not_three_cards"
+
+
 def test_a_pass_is_hidden_until_everyone_has_chosen():
     state = _passing()
     chosen = state.hands[0][-3:]
