@@ -149,8 +149,15 @@ SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", default=not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", default=not DEBUG)
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 CSRF_FAILURE_VIEW = "api.problems.csrf_failure"
-if env_bool("BEHIND_TLS_PROXY", default=False):
+BEHIND_TLS_PROXY = env_bool("BEHIND_TLS_PROXY", default=False)
+if BEHIND_TLS_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Strict-Transport-Security on every response over TLS: behind a TLS proxy, a year by
+# default (browsers then never try plain HTTP); its subdomains are not bound by it.
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 365 * 24 * 3600 if BEHIND_TLS_PROXY else 0)
+# Plain HTTP is redirected to HTTPS by the proxy, where health checks may still use HTTP;
+# set this to have the service redirect too.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=False)
 # How many proxies of ours stand in front of the service: the client's address is read
 # from X-Forwarded-For that many hops from the right. 0: the header is ignored (a client
 # could write anything in it) and the address is the connection's.

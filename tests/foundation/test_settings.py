@@ -78,3 +78,28 @@ def test_a_malformed_boolean_is_a_clear_error():
     result = load_settings({**PRODUCTION, "DEBUG": "maybe"})
     assert result.returncode != 0
     assert "DEBUG must be a boolean" in result.stderr
+
+
+HSTS_OF = (
+    "[__import__('django.test', fromlist=['Client']).Client(HTTP_HOST='golf.example')"
+    ".get('/', headers={'X-Forwarded-Proto': proto}).headers.get('Strict-Transport-Security')"
+    " for proto in ('https', 'http')]"
+)
+
+
+def test_behind_a_tls_proxy_responses_over_tls_carry_hsts():
+    result = load_settings({**PRODUCTION, "BEHIND_TLS_PROXY": "1"}, HSTS_OF)
+    assert result.returncode == 0, result.stderr
+    # over TLS a year, subdomains not bound; over plain HTTP (the proxy's own) none
+    assert result.stdout.strip() == "['max-age=31536000', None]"
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [({}, "[None, None]"), ({"BEHIND_TLS_PROXY": "1", "SECURE_HSTS_SECONDS": "0"}, "[None, None]")],
+)
+def test_without_a_tls_proxy_or_with_hsts_off_there_is_none(env, expected):
+    # without the proxy, X-Forwarded-Proto is anyone's to write: it makes no request secure
+    result = load_settings({**PRODUCTION, **env}, HSTS_OF)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == expected
