@@ -2,7 +2,8 @@
 
 The service runs as one ASGI application (``config/asgi.py``): Django's synchronous
 views run on a small thread pool, and :class:`PushRouter` sits in front of them. For the
-two waiting endpoints (``GET /api/matches/{id}/events`` and ``.../stream``) the request
+waiting endpoints (``GET /api/matches/{id}/events`` and ``.../stream``) and for the export
+(``.../export``, whose reader may be slow to take it) the request
 still goes through Django and DRF first, so authentication, throttles, validation and
 errors are the ordinary ones; when the view finds that the reader must wait, it answers
 the router with a private note (what to wait for, as whom) instead of blocking. The
@@ -13,7 +14,7 @@ as the events list is) on the thread pool, a query at a time.
 Without the router (a WSGI server, Django's test client) the same views wait the
 blocking way, on their own thread: the same answers, more expensive.
 
-Limits: at most ``PUSH_MAX_PER_ACCOUNT`` waits and streams of one account and
+Limits: at most ``PUSH_MAX_PER_ACCOUNT`` waits, streams and exports of one account and
 ``PUSH_MAX_PER_PROCESS`` in all at once per process (beyond, ``429 too_many_waiters``
 with ``Retry-After``); a stream ends after ``PUSH_STREAM_MAX_SECONDS`` and the client
 resumes from its last event (``Last-Event-ID``); a stream of an ended match ends.
@@ -40,11 +41,12 @@ from matches import selectors
 from matches.models import Match
 from matches.notify import listener, wait_for_version
 
-PUSH_PATH = re.compile(r"^/api/matches/[0-9a-fA-F-]{36}/(?:events|stream)$")
+PUSH_PATH = re.compile(r"^/api/matches/[0-9a-fA-F-]{36}/(?:events|stream|export)$")
 NOTE_HEADER = "X-Golf-Push-Note"  # private: between the views and the router only
 SSE = "text/event-stream"
 NDJSON = "application/x-ndjson"
 HEARTBEAT = {SSE: b": keep-alive\n\n", NDJSON: b"\n"}
+EXPORT_PAGE = 500  # events an export reads, and sends, at a time
 T = TypeVar("T")
 
 
@@ -62,24 +64,44 @@ def event_chunk(event: dict[str, Any], media_type: str) -> bytes:
 
 
 def events_page(
-    match_id: str, seat: int | None, account: object, after: int, limit: int
+    match_id: str,
+    seat: int | None,
+    account: object,
+    after: int,
+    limit: int,
+    upto: int | None = None,
 ) -> dict[str, Any]:
-    """The events list's body: the events after ``after`` as ``seat`` may see them while
-    ``account`` still holds it. A seat handed to a COM since the reader came (a suspension,
-    ``matches.services.seat_to_com``) is no longer its to see: it then reads as a spectator,
-    as any request it makes now would."""
+    """The events list's body: the events after ``after`` (up to ``upto``) as ``seat`` may
+    see them while ``account`` still holds it. A seat handed to a COM since the reader came
+    (a suspension, ``matches.services.seat_to_com``) is no longer its to see: it then reads
+    as a spectator, as any request it makes now would."""
     match = Match.objects.only("id", "version", "status", "seat_users").get(pk=match_id)
     if seat is not None and (seat >= len(match.seat_users) or match.seat_users[seat] != account):
         seat = None
-    events = selectors.events_of_seat(match, seat, after=after, limit=limit)
+    events = selectors.events_of_seat(match, seat, after=after, limit=limit, upto=upto)
     next_after = events[-1]["seq"] if events else after
+    last = match.version if upto is None else min(upto, match.version)
     return {
         "events": events,
         "version": match.version,
         "next_after": next_after,
-        "has_more": next_after < match.version,
+        "has_more": next_after < last,
         "ended": match.ended,
     }
+
+
+def export_chunks(note: dict[str, Any]) -> Iterator[bytes]:
+    """An export without the router: its pages, one chunk each (see ``PushRouter._export``)."""
+    after = 0
+    while True:
+        page = events_page(
+            note["match"], note["seat"], note["account"], after, EXPORT_PAGE, note["upto"]
+        )
+        if page["events"]:
+            yield b"".join(event_chunk(e, NDJSON) for e in page["events"])
+        if not page["has_more"]:
+            return
+        after = page["next_after"]
 
 
 def match_version(match_id: str) -> int:
@@ -91,8 +113,32 @@ class TooManyWaiters(Exception):
     pass
 
 
+class Held:
+    """Chunks of a response that hold its reader's place (``Admission.enter``) until the
+    response is closed, whether or not they were ever read: Django closes a streaming
+    response's content when the response is closed."""
+
+    def __init__(self, chunks: Iterator[bytes], release: Callable[[], object]) -> None:
+        self._chunks, self._release = chunks, release
+        self._closed = False
+
+    def __iter__(self) -> Held:
+        return self
+
+    def __next__(self) -> bytes:
+        return next(self._chunks)
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            try:
+                getattr(self._chunks, "close", lambda: None)()
+            finally:
+                self._release()
+
+
 class Admission:
-    """Counts this process's waits and streams, in all and per account."""
+    """Counts this process's waits, streams and exports, in all and per account."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -106,7 +152,8 @@ class Admission:
                 raise TooManyWaiters("this server holds as many waiting readers as it may")
             if self._per_account.get(account, 0) >= settings.PUSH_MAX_PER_ACCOUNT:
                 raise TooManyWaiters(
-                    f"at most {settings.PUSH_MAX_PER_ACCOUNT} waits and streams at once per account"
+                    f"at most {settings.PUSH_MAX_PER_ACCOUNT} waits, streams and exports "
+                    "at once per account"
                 )
             self._total += 1
             self._per_account[account] = self._per_account.get(account, 0) + 1
@@ -200,6 +247,8 @@ class PushRouter:
                 async with _until_disconnect(receive):
                     if note["kind"] == "events":
                         await self._long_poll(note, headers, send)
+                    elif note["kind"] == "export":
+                        await self._export(note, headers, send)
                     else:
                         await self._stream(note, headers, send)
         except TooManyWaiters as exc:
@@ -218,16 +267,18 @@ class PushRouter:
             )
             await send({"type": "http.response.body", "body": content})
 
-    async def _page(self, note: dict[str, Any], after: int, limit: int) -> dict[str, Any]:
-        """The events after ``after`` as the note's seat sees them (while its account holds
-        it); one database read for every reader of that match, seat and place that asks at
-        the same moment."""
+    async def _page(
+        self, note: dict[str, Any], after: int, limit: int, upto: int | None = None
+    ) -> dict[str, Any]:
+        """The events after ``after`` (up to ``upto``) as the note's seat sees them (while
+        its account holds it); one database read for every reader of that match, seat and
+        place that asks at the same moment."""
         account = note["account"] if note["seat"] is not None else None
-        key = (note["match"], note["seat"], account, after, limit)
+        key = (note["match"], note["seat"], account, after, limit, upto)
         shared = self._reads.get(key)
         if shared is None:
             shared = asyncio.ensure_future(
-                self._sync(events_page, note["match"], note["seat"], account, after, limit)
+                self._sync(events_page, note["match"], note["seat"], account, after, limit, upto)
             )
             self._reads[key] = shared
             shared.add_done_callback(lambda _: self._reads.pop(key, None))
@@ -273,6 +324,27 @@ class PushRouter:
         )
         async for chunk in self._chunks(note):
             await send({"type": "http.response.body", "body": chunk, "more_body": True})
+        await send({"type": "http.response.body", "body": b""})
+
+    async def _export(self, note: dict[str, Any], headers: list[Any], send: Any) -> None:
+        """The log up to the note's version, a page at a time: a reader slow to take it
+        holds its place among its account's waiters, and no thread."""
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [*headers, (b"content-type", NDJSON.encode())],
+            }
+        )
+        after = 0
+        while True:
+            page = await self._page(note, after, EXPORT_PAGE, note["upto"])
+            if page["events"]:
+                chunk = b"".join(event_chunk(e, NDJSON) for e in page["events"])
+                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            if not page["has_more"]:
+                break
+            after = page["next_after"]
         await send({"type": "http.response.body", "body": b""})
 
     async def _chunks(self, note: dict[str, Any]) -> AsyncIterator[bytes]:

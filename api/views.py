@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -817,6 +816,14 @@ def _admitted(request: Request) -> Iterator[None]:
         ) from None
 
 
+def _held(request: Request, chunks: Iterator[bytes]) -> push.Held:
+    """``chunks`` holding the reader's place among its account's waiters until the response
+    is closed (429 ``too_many_waiters`` when it has none left)."""
+    admitted = _admitted(request)
+    admitted.__enter__()
+    return push.Held(chunks, lambda: admitted.__exit__(None, None, None))
+
+
 class EventStreamRenderer(JSONRenderer):
     """Lets a client that asks for an event stream through content negotiation (a problem
     is still written as JSON)."""
@@ -888,16 +895,9 @@ class StreamView(APIView):
         note = _push_note(request, match, "stream", after=after, media_type=media_type)
         if push.under_router(request):  # the router streams, on its event loop
             return Response(note, headers={push.NOTE_HEADER: "1"})
-        admitted = _admitted(request)
-        admitted.__enter__()
-
-        def chunks() -> Iterator[bytes]:
-            with contextlib.ExitStack() as stack:
-                stack.push(admitted)
-                yield from push.blocking_stream(note)
-
+        chunks = _held(request, push.blocking_stream(note))
         # Cache-Control: private, no-cache, as every API answer (api/middleware.py)
-        return StreamingHttpResponse(chunks(), content_type=f"{media_type}; charset=utf-8")
+        return StreamingHttpResponse(chunks, content_type=f"{media_type}; charset=utf-8")
 
 
 class StateView(APIView):
@@ -942,12 +942,18 @@ class ExportView(APIView):
     @extend_schema(
         tags=["history"],
         summary="The event log as NDJSON (one event per line, as you may see it)",
+        description="The log as it is when asked (events written while it is read are not "
+        "in it), sent 500 events at a time. While it is read it counts among the account's "
+        "waits and streams (`429 too_many_waiters` beyond them).",
         responses={(200, "application/x-ndjson"): OpenApiTypes.STR, **problems(401, 404, 429)},
     )
-    def get(self, request: Request, match_id: str) -> StreamingHttpResponse:
+    def get(self, request: Request, match_id: str) -> HttpResponseBase:
         match = selectors.get_match(match_id)
-        events = selectors.all_events_for(match, request.user)
-        lines = (json.dumps(e, separators=(",", ":")) + "\n" for e in events)
-        response = StreamingHttpResponse(lines, content_type="application/x-ndjson")
-        response["Content-Disposition"] = f'attachment; filename="match-{match.id}.ndjson"'
-        return response
+        # the log as it is now (later events are not included), counted among the
+        # account's waiters while it is read (a reader may take it slowly)
+        note = _push_note(request, match, "export", upto=match.version)
+        attachment = {"Content-Disposition": f'attachment; filename="match-{match.id}.ndjson"'}
+        if push.under_router(request):  # the router sends it, on its event loop
+            return Response(note, headers={push.NOTE_HEADER: "1", **attachment})
+        chunks = _held(request, push.export_chunks(note))
+        return StreamingHttpResponse(chunks, content_type=push.NDJSON, headers=attachment)

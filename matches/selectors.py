@@ -137,18 +137,11 @@ def events_of_seat(
     return [event_json(row, game, seat, match.ended, match) for row in rows.order_by("seq")[:limit]]
 
 
-def all_events_for(
-    match: Match, user: AbstractBaseUser | None, *, page: int = 500
-) -> Iterator[dict[str, Any]]:
-    """The log as the caller may see it at ``match``'s version (later events are not
-    included: an export is of the match as it was asked for), read ``page`` rows at a time
-    as it is iterated, so an export streams a long log without holding it."""
-    return all_events_of_seat(match, seat_index_for(match, user), page=page)
-
-
 def all_events_of_seat(
     match: Match, seat: int | None, *, page: int = 500
 ) -> Iterator[dict[str, Any]]:
+    """The log as ``seat`` may see it at ``match``'s version (later events are not
+    included), read ``page`` rows at a time as it is iterated."""
     after, upto = 0, match.version
     while events := events_of_seat(match, seat, after=after, limit=page, upto=upto):
         yield from events

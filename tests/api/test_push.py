@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,10 +19,12 @@ from asgiref.sync import async_to_sync, sync_to_async
 from django.db import connections
 from rest_framework.authtoken.models import Token
 
+from api import push
 from matches import services
 from matches.models import Match
 from matches.notify import listener
 from tests.api.asgi import http_scope
+from tests.api.moves import play_randomly
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -57,8 +60,11 @@ class Reply:
         await asyncio.wait_for(self.task, 10)
 
 
-async def get(app: Any, path: str, token: str, query=None, **headers: str) -> Reply:
-    """Start ``GET path`` and return once its status line has come."""
+async def get(
+    app: Any, path: str, token: str, query=None, hold: asyncio.Event | None = None, **headers: str
+) -> Reply:
+    """Start ``GET path`` and return once its status line has come; a client that takes
+    no part of the body until ``hold`` is set, when given."""
     reply = Reply()
     raw = [(b"authorization", f"Token {token}".encode())]
     raw += [(k.replace("_", "-").lower().encode(), v.encode()) for k, v in headers.items()]
@@ -79,6 +85,8 @@ async def get(app: Any, path: str, token: str, query=None, **headers: str) -> Re
             reply.headers = {k.decode(): v.decode() for k, v in message["headers"]}
             reply.started.set()
         else:
+            if hold is not None:
+                await hold.wait()
             if message.get("body"):
                 await reply.chunks.put(message["body"])
             if not message.get("more_body"):
@@ -262,3 +270,69 @@ def test_a_stream_of_an_ended_match_with_nothing_new_answers_204(app, users, due
         return reply.status
 
     assert run(body) == 204
+
+
+def play(users, match_id, moves, rng):
+    play_randomly(match_id, [users["alice"], users["bob"]], moves, rng)
+    connections.close_all()
+
+
+def test_an_export_through_the_router_is_the_log_as_asked_a_page_at_a_time(
+    app, users, duel, monkeypatch
+):
+    match_id, tokens = duel
+    monkeypatch.setattr(push, "EXPORT_PAGE", 2)
+    rng = random.Random(5)
+    play(users, match_id, 4, rng)
+    asked_at = Match.objects.get(pk=match_id).version
+    path = f"/api/matches/{match_id}/export"
+
+    async def body() -> tuple[Reply, list[bytes], bytes]:
+        taken = asyncio.Event()
+        reply = await get(app, path, tokens["bob"], hold=taken)
+        await sync_to_async(play)(users, match_id, 3, rng)  # the match goes on meanwhile
+        taken.set()
+        chunks = []
+        while (chunk := await asyncio.wait_for(reply.chunks.get(), 10)) is not None:
+            chunks.append(chunk)
+        listed = await get(app, f"/api/matches/{match_id}/events", tokens["bob"], {"limit": 500})
+        return reply, chunks, await listed.body()
+
+    reply, chunks, listed = run(body)
+    assert reply.status == 200 and reply.headers["content-type"] == "application/x-ndjson"
+    assert reply.headers["content-disposition"] == f'attachment; filename="match-{match_id}.ndjson"'
+    assert "private" in reply.headers["cache-control"]
+    assert [len(c.splitlines()) for c in chunks[:-1]] == [2] * (len(chunks) - 1)  # pages
+    exported = [json.loads(line) for line in b"".join(chunks).decode().splitlines()]
+    assert [e["seq"] for e in exported] == list(range(1, asked_at + 1))
+    events = json.loads(listed)["events"]
+    assert exported == events[:asked_at] and len(events) > asked_at
+
+
+def test_exports_not_read_hold_no_thread_and_count_among_the_accounts_waits(
+    app, users, duel, settings
+):
+    """More exports than the web threads, read by no one: the service still answers, and
+    the account's next export beyond its places is refused until they go."""
+    match_id, tokens = duel
+    play(users, match_id, 16, random.Random(3))  # more events than a2wsgi's send queue
+    stalled = settings.WEB_THREADS + 1
+    settings.PUSH_MAX_PER_ACCOUNT = stalled
+    path = f"/api/matches/{match_id}/export"
+
+    async def body() -> tuple[list[int], Reply, Reply, Reply]:
+        never = asyncio.Event()
+        held = [await get(app, path, tokens["bob"], hold=never) for _ in range(stalled)]
+        refused = await get(app, path, tokens["bob"])
+        me = await get(app, "/api/me", tokens["bob"])
+        await me.body()
+        for reply in held:
+            await reply.disconnect()
+        again = await get(app, path, tokens["bob"])
+        await again.body()
+        return [r.status for r in held], refused, me, again
+
+    statuses, refused, me, again = run(body)
+    assert statuses == [200] * stalled
+    assert refused.status == 429 and refused.headers["retry-after"] == "5"
+    assert me.status == 200 and again.status == 200

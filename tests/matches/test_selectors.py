@@ -10,8 +10,13 @@ import pytest
 from cards.deck import is_card_code
 from golf import legal_actions
 from matches import errors
-from matches.models import Match
-from matches.selectors import all_events_for, audit_record, events_for, match_view, state_view_at
+from matches.selectors import (
+    all_events_of_seat,
+    audit_record,
+    events_for,
+    match_view,
+    state_view_at,
+)
 from matches.services import match_act, match_create, match_join
 from matches.store import load_state, state_at
 from tests.golf.invariants import cards_in, visible_cards
@@ -65,8 +70,8 @@ def test_views_events_and_past_states_never_reveal_hidden_cards(alice, bob, caro
     record = audit_record(match)
     assert record["seed"] == state.seed.hex() and record["chain_faults"] == []
     full = events_for(match, carol, limit=1000)
-    for page in (1, 3, 1000):  # the export's reads, a page at a time
-        assert list(all_events_for(match, carol, page=page)) == full
+    for page in (1, 3, 1000):  # the admin's reads, a page at a time (carol has no seat)
+        assert list(all_events_of_seat(match, None, page=page)) == full
     assert any(
         is_card_code(c) for e in full if e["type"] == "hole_dealt" for c in e["data"]["stock"]
     )
@@ -82,32 +87,3 @@ def test_past_versions_are_bounded(duel, alice):
         state_view_at(duel, alice, 0)
     with pytest.raises(errors.InvalidMatchRequest):
         state_view_at(duel, alice, duel.version + 1)
-
-
-def test_an_export_is_of_the_log_as_it_was_asked_for(alice, bob):
-    """Events written while an export streams are not in it: it ends at the version it
-    was asked at, however slowly it is read."""
-    rng = random.Random(11)
-    match = match_create(
-        creator=alice, rules={"holes": 1}, seats=[{"type": "me"}, {"type": "open"}]
-    )
-    match_join(match_id=match.id, user=bob)
-    users = {0: alice, 1: bob}
-
-    def play(moves):
-        for _ in range(moves):
-            state = load_state(Match.objects.get(pk=match.id))
-            seat = rng.choice(state.seats_to_act())
-            action = rng.choice(legal_actions(state, seat))
-            match_act(match_id=match.id, user=users[seat], action=action.to_json())
-
-    play(4)
-    match.refresh_from_db()
-    asked_at = match.version
-    export = all_events_for(match, alice, page=2)
-    first = [next(export), next(export), next(export)]
-    play(3)  # the match goes on while the export is read
-    exported = [*first, *export]
-    assert [e["seq"] for e in exported] == list(range(1, asked_at + 1))
-    assert exported == events_for(match, alice, limit=1000)[:asked_at]
-    assert Match.objects.get(pk=match.id).version > asked_at
