@@ -17,13 +17,14 @@ if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
     )
 # The tests' broker is database 15 of the Redis they are given; with pytest-xdist each
 # test process (gw0, gw1, ...) has its own database counting down from 15, so one
-# process's live worker never takes another's tasks.
+# process's live worker never takes another's tasks, nor its counters another's. Set, not
+# defaulted: the workers inherit the environment of pytest's first process, which has
+# loaded these settings (as gw0) before starting them.
 _xdist_worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
 if _xdist_worker > 14:
     raise ImproperlyConfigured("at most 15 test processes: Redis has 16 databases")
-os.environ.setdefault(
-    "CELERY_BROKER_URL",
-    urlsplit(os.environ["REDIS_URL"])._replace(path=f"/{15 - _xdist_worker}").geturl(),
+os.environ["CELERY_BROKER_URL"] = (
+    urlsplit(os.environ["REDIS_URL"])._replace(path=f"/{15 - _xdist_worker}").geturl()
 )
 os.environ.setdefault("SECRET_KEY", "test-only-secret-key")
 # two chain keys: new matches use "t2"; "t1" stands for a key rotated out

@@ -103,3 +103,28 @@ def test_without_a_tls_proxy_or_with_hsts_off_there_is_none(env, expected):
     result = load_settings({**PRODUCTION, **env}, HSTS_OF)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == expected
+
+
+def test_each_test_process_has_a_broker_database_of_its_own():
+    """pytest-xdist's workers inherit the environment of pytest's first process, which
+    has loaded the test settings as gw0: the broker is still the worker's own."""
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from django.conf import settings; print(settings.CELERY_BROKER_URL)",
+        ],
+        cwd=ROOT,
+        env={
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.test_settings",
+            "REDIS_URL": "redis://127.0.0.1:6390/0",
+            "CELERY_BROKER_URL": "redis://127.0.0.1:6390/15",  # as gw0 set it
+            "PYTEST_XDIST_WORKER": "gw3",
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "redis://127.0.0.1:6390/12"
