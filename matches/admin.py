@@ -48,6 +48,14 @@ def may_audit(request: HttpRequest, match: Match) -> bool:
     return match.ended and request.user.has_perm(AUDIT_PERMISSION) and wants_audit(request)
 
 
+def chain_hashes_shown(match: Match) -> bool:
+    """Whether the log's hashes may be shown: a keyed chain's (an HMAC under the server's
+    key, which tells nothing of the payloads) always; an older, unkeyed chain's (plain
+    SHA-256 over an event's payload, which can be found by trying the few cards or passes
+    a hidden one may hold) only once the match has ended."""
+    return bool(match.chain_key_id) or match.ended
+
+
 # A card code, and a hex run as long as a seed: what a fault of a running match's
 # verification may quote from the seed's deal (the cards it should have dealt, the seed).
 _SECRET = re.compile(r"\b(?:[2-9TJQKA][SHDC]|X[RB])\b|\b[0-9a-f]{32,}\b")
@@ -177,6 +185,11 @@ class MatchAdmin(
     )
     exclude = ("rules",)
     actions = ("verify_selected", "abort_selected")
+
+    def get_exclude(self, request: HttpRequest, obj: Any = None) -> Any:
+        if obj is not None and not chain_hashes_shown(obj):
+            return (*self.exclude, "last_hash")
+        return self.exclude
 
     def has_verify_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("golf.verify_match")
@@ -386,9 +399,12 @@ class MatchEventAdmin(NoLookupsOnSecrets, StaffMayRead, ReadOnlyMixin, admin.Mod
     list_select_related = ("match",)
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
-        """The stored payload only in the post-match audit (ended, permitted, asked for)."""
+        """The stored payload only in the post-match audit (ended, permitted, asked for);
+        the hash only where it tells nothing of a hidden payload (``chain_hashes_shown``)."""
         if obj is not None and may_audit(request, obj.match):
             return (*self.fields[:-1], "payload_whole")
+        if obj is not None and not chain_hashes_shown(obj.match):
+            return tuple(f for f in self.fields if f != "hash")
         return self.fields
 
     @admin.display(description="payload")

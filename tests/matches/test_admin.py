@@ -61,3 +61,27 @@ def test_verify_and_abort_actions(admin_client, duel):
     duel.refresh_from_db()
     assert duel.status == MatchStatus.ABORTED
     assert Match.objects.get(pk=duel.id).events.last().type == "match_aborted"
+
+
+def test_an_unkeyed_chains_hashes_are_shown_only_once_the_match_has_ended(admin_client, duel):
+    """A hash of an older, unkeyed chain is SHA-256 over the event's payload: while the
+    match runs, staff could find a hidden card or pass by trying each. A keyed chain's
+    (an HMAC under the server's key) tells nothing, so it is shown."""
+    event = MatchEvent.objects.get(match=duel, type="hole_dealt")
+    pages = {
+        "event": reverse("admin:golf_matchevent_change", args=[event.pk]),
+        "match": reverse("admin:golf_match_change", args=[duel.id]),
+    }
+    hashes = {"event": event.hash, "match": duel.last_hash}
+
+    def shown():
+        return {
+            name: hashes[name] in admin_client.get(url).content.decode()
+            for name, url in pages.items()
+        }
+
+    assert shown() == {"event": True, "match": True}  # keyed
+    Match.objects.filter(pk=duel.pk).update(chain_key_id="")  # as a match from before keys
+    assert shown() == {"event": False, "match": False}
+    Match.objects.filter(pk=duel.pk).update(status=MatchStatus.ABORTED)
+    assert shown() == {"event": True, "match": True}
