@@ -12,7 +12,6 @@ without it do not see the button or action, and a direct request gets 403.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from django.contrib import admin, messages
@@ -30,7 +29,7 @@ from matches.models import Match, MatchEvent, Seat
 from matches.selectors import all_events_of_seat, audit_record
 from matches.services import match_abort
 from matches.store import game_of, load_events, to_event
-from matches.verify import Report, verify_match
+from matches.verify import Report, report_lines, verify_match
 
 # The event log beside the board shows at most this many events, the last up to the version.
 EVENT_LOG_LIMIT = 200
@@ -54,30 +53,6 @@ def chain_hashes_shown(match: Match) -> bool:
     SHA-256 over an event's payload, which can be found by trying the few cards or passes
     a hidden one may hold) only once the match has ended."""
     return bool(match.chain_key_id) or match.ended
-
-
-# A card code, and a hex run as long as a seed: what a fault of a running match's
-# verification may quote from the seed's deal (the cards it should have dealt, the seed).
-_SECRET = re.compile(r"\b(?:[2-9TJQKA][SHDC]|X[RB])\b|\b[0-9a-f]{32,}\b")
-
-
-def report_lines(report: Report, match: Match) -> list[str]:
-    """A verification's report as the admin shows it. A fault may quote what the seed deals
-    (cards nobody has seen yet); while the match runs those are masked.
-
-    >>> running = Match(status="active")
-    >>> faulty = Report("m", faults=["#3 cards_dealt: the rules give ['AS', 'TH']"])
-    >>> for line in report_lines(faulty, running):
-    ...     print(line)
-    m: FAULT (0 events, 0 deals and reshuffles checked)
-      - #3 cards_dealt: the rules give ['··', '··']
-      note: card codes and seeds in the faults are masked while the match runs
-    """
-    lines = report.lines()
-    if match.ended or report.ok:
-        return lines
-    masked = [lines[0], *(_SECRET.sub("··", line) for line in lines[1:])]
-    return [*masked, "  note: card codes and seeds in the faults are masked while the match runs"]
 
 
 def shown_payload(row: MatchEvent, match: Match, *, whole: bool) -> dict[str, Any]:

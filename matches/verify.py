@@ -7,6 +7,7 @@ What this proves, and what it cannot, is in docs/events.md ("Verification").
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +37,30 @@ class Report:
             *(f"  - {fault}" for fault in self.faults),
             *(f"  note: {note}" for note in self.notes),
         ]
+
+
+# A card code, and a hex run as long as a seed: what a fault of a running match's
+# verification may quote from the seed's deal (the cards it should have dealt, the seed).
+_SECRET = re.compile(r"\b(?:[2-9TJQKA][SHDC]|X[RB])\b|\b[0-9a-f]{32,}\b")
+
+
+def report_lines(report: Report, match: Match) -> list[str]:
+    """A verification's report as the admin shows it. A fault may quote what the seed deals
+    (cards nobody has seen yet); while the match runs those are masked.
+
+    >>> running = Match(status="active")
+    >>> faulty = Report("m", faults=["#3 cards_dealt: the rules give ['AS', 'TH']"])
+    >>> for line in report_lines(faulty, running):
+    ...     print(line)
+    m: FAULT (0 events, 0 deals and reshuffles checked)
+      - #3 cards_dealt: the rules give ['··', '··']
+      note: card codes and seeds in the faults are masked while the match runs
+    """
+    lines = report.lines()
+    if match.ended or report.ok:
+        return lines
+    masked = [lines[0], *(_SECRET.sub("··", line) for line in lines[1:])]
+    return [*masked, "  note: card codes and seeds in the faults are masked while the match runs"]
 
 
 def verify_match(match: Match) -> Report:

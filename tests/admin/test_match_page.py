@@ -4,6 +4,7 @@ and each operator action behind its own permission."""
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import re
@@ -11,6 +12,7 @@ import re
 import pytest
 from django.contrib.admin.models import LogEntry
 from django.contrib.auth.models import Permission
+from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 from django.urls import reverse
@@ -344,6 +346,14 @@ def test_a_running_match_s_faulty_verification_quotes_no_hidden_card(admin_clien
     assert response.status_code == 200 and f"{match.id}: FAULT" in body and "mp-fault" in body
     assert "masked while the match runs" in body
     assert hidden and not hidden & set(CARD.findall(body))
+    # and so does the command's report (which may go to a shared log), unless asked
+    for flags, quoted in (((), False), (("--unmasked",), True)):
+        out = io.StringIO()
+        with pytest.raises(SystemExit):
+            call_command("verify_match", str(match.id), *flags, stdout=out, stderr=io.StringIO())
+        report = out.getvalue()
+        assert f"{match.id}: FAULT" in report
+        assert bool(hidden & set(CARD.findall(report))) is quoted, report
 
 
 def test_every_staff_account_finds_the_matches_on_the_admin_index(staff, client):

@@ -5,11 +5,14 @@ For each match: sequence numbers without gaps, the hash chain, a full replay, an
 ended matches that the revealed seed matches its commitment and reproduces every deal
 and reshuffle. Matches are verified by ``--jobs`` processes at once (each match by one
 process, within one transaction of its own); reports print in the order of the matches'
-creation. Exits 1 when any match has a fault.
+creation. Exits 1 when any match has a fault. A fault may quote what the seed deals;
+while a match runs, its card codes and seeds are masked (as in the admin) unless
+``--unmasked`` is given, so a report can go to a shared log.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import multiprocessing
 import os
@@ -21,16 +24,20 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connections
 
 from matches.models import Match
-from matches.verify import verify_match
+from matches.verify import report_lines, verify_match
 
 BATCH = 50  # matches a process verifies per task
 
 
-def _verify_batch(match_ids: list[Any]) -> list[tuple[bool, list[str]]]:
+def _verify_batch(match_ids: list[Any], unmasked: bool = False) -> list[tuple[bool, list[str]]]:
     """Each match's (ok, report lines), in the order of ``match_ids``."""
     matches = Match.objects.in_bulk(match_ids)
-    reports = [verify_match(matches[match_id]) for match_id in match_ids]
-    return [(report.ok, report.lines()) for report in reports]
+    results = []
+    for match_id in match_ids:
+        match = matches[match_id]
+        report = verify_match(match)
+        results.append((report.ok, report.lines() if unmasked else report_lines(report, match)))
+    return results
 
 
 def _batches(ids: Iterable[Any]) -> Iterator[list[Any]]:
@@ -50,6 +57,11 @@ class Command(BaseCommand):
             type=int,
             default=0,
             help="processes verifying at once (default 0: one per CPU, at most 8)",
+        )
+        parser.add_argument(
+            "--unmasked",
+            action="store_true",
+            help="quote the card codes and seeds in the faults of running matches too",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -71,7 +83,7 @@ class Command(BaseCommand):
             raise CommandError("--jobs must be 0 (one per CPU) or more")
         jobs = min(jobs or min(os.cpu_count() or 1, 8), max(1, len(ids) // BATCH + 1))
         total = faulty = 0
-        for results in self._results(ids, jobs):
+        for results in self._results(ids, jobs, options["unmasked"]):
             for ok, lines in results:
                 total += 1
                 faulty += not ok
@@ -83,9 +95,12 @@ class Command(BaseCommand):
             raise SystemExit(1)
         self.stdout.write(self.style.SUCCESS(summary))
 
-    def _results(self, ids: list[Any], jobs: int) -> Iterator[list[tuple[bool, list[str]]]]:
+    def _results(
+        self, ids: list[Any], jobs: int, unmasked: bool
+    ) -> Iterator[list[tuple[bool, list[str]]]]:
+        verify = functools.partial(_verify_batch, unmasked=unmasked)
         if jobs == 1:
-            yield from map(_verify_batch, _batches(ids))
+            yield from map(verify, _batches(ids))
             return
         # forked processes open connections of their own: none may inherit this one's,
         # nor its pool of them (psycopg's pool)
@@ -94,4 +109,4 @@ class Command(BaseCommand):
             if getattr(connection, "pool", None) is not None:
                 connection.close_pool()
         with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-            yield from pool.map(_verify_batch, _batches(ids))
+            yield from pool.map(verify, _batches(ids))
