@@ -25,6 +25,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from accounts import guard
@@ -407,6 +408,12 @@ JOINABLE = ChoiceParam(
 
 
 class MatchListView(APIView):
+    def get_throttles(self) -> list[BaseThrottle]:
+        # a match created is kept for good (its log is append-only, even once aborted):
+        # creating has a rate of its own, listing has not
+        self.throttle_scope = "creates" if self.request.method == "POST" else ""
+        return super().get_throttles()
+
     @extend_schema(
         tags=["matches"],
         summary="List matches",

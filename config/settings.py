@@ -185,6 +185,7 @@ REST_FRAMEWORK = {
         "user": env_str("THROTTLE_USER", "1200/min"),
         "auth": env_str("THROTTLE_AUTH", "20/min"),
         "actions": env_str("THROTTLE_ACTIONS", "240/min"),
+        "creates": env_str("THROTTLE_CREATES", "30/min"),  # new matches (their logs stay)
         "hints": env_str("THROTTLE_HINTS", "60/min"),
         "history": env_str("THROTTLE_HISTORY", "600/min"),  # states at a version
         "exports": env_str("THROTTLE_EXPORTS", "30/min"),  # the whole log: audit, export

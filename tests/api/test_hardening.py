@@ -481,3 +481,19 @@ def test_every_api_answer_is_marked_for_its_caller_alone(alice, anon):
         directives = {d.strip() for d in response["Cache-Control"].split(",")}
         assert {"private", "no-cache"} <= directives, (response.status_code, directives)
         assert "Authorization" in response["Vary"]
+
+
+def test_creating_matches_has_a_rate_of_its_own(alice, monkeypatch):
+    """Aborting frees a place among the unfinished matches, but what was created stays (an
+    append-only log): creating and aborting in a loop meets this rate instead."""
+    tighten(monkeypatch, creates="3/min")
+    body = {"seats": [{"type": "me"}, {"type": "com", "level": "easy"}], "holes": 1}
+    answers = []
+    for _ in range(4):
+        created = alice.post("/api/matches", body, format="json")
+        answers.append(created.status_code)
+        if created.status_code == 201:
+            aborted = alice.post(f"/api/matches/{created.json()['id']}/abort", {}, format="json")
+            assert aborted.status_code == 200
+    assert answers == [201, 201, 201, 429]
+    assert alice.get("/api/matches").status_code == 200  # listing is not held up
