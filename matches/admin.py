@@ -122,7 +122,9 @@ class SeatInline(ReadOnlyMixin, admin.TabularInline):
 class MatchAdmin(
     ActionsNeedPermission, NoLookupsOnSecrets, StaffMayRead, ReadOnlyMixin, admin.ModelAdmin
 ):
-    secret_fields = frozenset({"snapshot"})  # the whole state: seed, stock, every hand
+    # the whole state (seed, stock, every hand); the chain's head (an unkeyed chain's
+    # can be matched against guessed payloads: ``chain_hashes_shown``)
+    secret_fields = frozenset({"snapshot", "last_hash"})
     list_display = (
         "id",
         "game",
@@ -365,7 +367,7 @@ def _seat_names(match: Match, count: int) -> list[str]:
 
 @admin.register(MatchEvent)
 class MatchEventAdmin(NoLookupsOnSecrets, StaffMayRead, ReadOnlyMixin, admin.ModelAdmin):
-    secret_fields = frozenset({"payload"})  # as stored: the seed, deals, passes
+    secret_fields = frozenset({"payload", "hash"})  # as stored: the seed, deals, passes
     list_display = ("match", "seq", "type", "actor", "created_at")
     list_filter = ("type",)
     search_fields = ("=match__id",)
