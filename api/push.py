@@ -91,14 +91,18 @@ def events_page(
 
 
 def export_chunks(note: dict[str, Any]) -> Iterator[bytes]:
-    """An export without the router: its pages, one chunk each (see ``PushRouter._export``)."""
+    """An export without the router: its pages, one chunk each (see ``PushRouter._export``).
+    Each page is read as the events list's is (``events_page``): a seat handed to a COM
+    meanwhile reads on as a spectator, and a match that ended meanwhile shows what its end
+    reveals."""
     after = 0
     while True:
         page = events_page(
             note["match"], note["seat"], note["account"], after, EXPORT_PAGE, note["upto"]
         )
-        if page["events"]:
-            yield b"".join(event_chunk(e, NDJSON) for e in page["events"])
+        if not page["events"]:  # (a log shorter than its version would say: no more)
+            return
+        yield b"".join(event_chunk(e, NDJSON) for e in page["events"])
         if not page["has_more"]:
             return
         after = page["next_after"]
@@ -225,8 +229,20 @@ class PushRouter:
                 await send(message)
 
         await self.app({**scope, "golf.push": True}, receive, capture)
-        if start is not None:
-            await self._serve(json.loads(body), _headers_of(start), receive, send)
+        if start is None:
+            return
+        note, headers = json.loads(body), _headers_of(start)
+        if scope["method"] == "HEAD":  # what a GET would start with, read and waited for by none
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 200,
+                    "headers": [*headers, (b"content-type", _media_type(note).encode())],
+                }
+            )
+            await send({"type": "http.response.body", "body": b""})
+            return
+        await self._serve(note, headers, receive, send)
 
     async def _sync(self, function: Callable[..., T], *args: Any) -> T:
         """``function`` on the thread pool, its database connection given back after."""
@@ -253,12 +269,13 @@ class PushRouter:
                         await self._stream(note, headers, send)
         except TooManyWaiters as exc:
             content = JSONRenderer().render(too_many_waiters_body(exc))
+            kept = [(k, v) for k, v in headers if k.lower() != b"content-disposition"]
             await send(
                 {
                     "type": "http.response.start",
                     "status": 429,
                     "headers": [
-                        *headers,
+                        *kept,
                         (b"content-type", b"application/problem+json"),
                         (b"retry-after", str(settings.PUSH_RETRY_AFTER_SECONDS).encode()),
                         (b"content-length", str(len(content)).encode()),
@@ -339,9 +356,10 @@ class PushRouter:
         after = 0
         while True:
             page = await self._page(note, after, EXPORT_PAGE, note["upto"])
-            if page["events"]:
-                chunk = b"".join(event_chunk(e, NDJSON) for e in page["events"])
-                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            if not page["events"]:  # (as in export_chunks)
+                break
+            chunk = b"".join(event_chunk(e, NDJSON) for e in page["events"])
+            await send({"type": "http.response.body", "body": chunk, "more_body": True})
             if not page["has_more"]:
                 break
             after = page["next_after"]
@@ -368,6 +386,13 @@ class PushRouter:
                 <= after
             ):
                 yield HEARTBEAT[media_type]
+
+
+def _media_type(note: dict[str, Any]) -> str:
+    """The content type of what the note's reader is sent."""
+    if note["kind"] == "stream":
+        return f"{note['media_type']}; charset=utf-8"
+    return NDJSON if note["kind"] == "export" else "application/json"
 
 
 def _note_in(headers: list[tuple[bytes, bytes]]) -> bool:

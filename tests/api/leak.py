@@ -103,6 +103,9 @@ class Scanner:
             assert responses["hint"].status_code == 403
         if state.ended:
             assert responses["audit"].status_code == 200
+            for response in responses.values():  # read to the end, so closed: an export
+                if response.streaming:  # or stream holds a place until then
+                    b"".join(response.streaming_content)
             return
         assert responses["audit"].status_code == 409
         bodies = {

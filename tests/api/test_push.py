@@ -61,14 +61,20 @@ class Reply:
 
 
 async def get(
-    app: Any, path: str, token: str, query=None, hold: asyncio.Event | None = None, **headers: str
+    app: Any,
+    path: str,
+    token: str,
+    query=None,
+    hold: asyncio.Event | None = None,
+    method: str = "GET",
+    **headers: str,
 ) -> Reply:
     """Start ``GET path`` and return once its status line has come; a client that takes
     no part of the body until ``hold`` is set, when given."""
     reply = Reply()
     raw = [(b"authorization", f"Token {token}".encode())]
     raw += [(k.replace("_", "-").lower().encode(), v.encode()) for k, v in headers.items()]
-    scope = http_scope("GET", path, raw, urlencode(query or {}).encode())
+    scope = http_scope(method, path, raw, urlencode(query or {}).encode())
     sent_request = False
 
     async def receive():
@@ -335,4 +341,26 @@ def test_exports_not_read_hold_no_thread_and_count_among_the_accounts_waits(
     statuses, refused, me, again = run(body)
     assert statuses == [200] * stalled
     assert refused.status == 429 and refused.headers["retry-after"] == "5"
+    assert "content-disposition" not in refused.headers  # a problem, not a file to save
     assert me.status == 200 and again.status == 200
+
+
+def test_a_head_of_the_export_or_stream_reads_and_waits_for_nothing(app, users, duel, settings):
+    match_id, tokens = duel
+    settings.PUSH_MAX_PER_ACCOUNT = 1
+
+    async def body() -> list[tuple[int, dict[str, str], bytes]]:
+        never = asyncio.Event()
+        held = await get(app, f"/api/matches/{match_id}/stream", tokens["bob"], hold=never)
+        answers = []
+        for what in ("export", "stream"):  # answered though bob has no place left
+            reply = await get(app, f"/api/matches/{match_id}/{what}", tokens["bob"], method="HEAD")
+            answers.append((reply.status, reply.headers, await reply.body()))
+        await held.disconnect()
+        return answers
+
+    (export, export_headers, export_body), (stream, stream_headers, stream_body) = run(body)
+    assert (export, export_body, stream, stream_body) == (200, b"", 200, b"")
+    assert export_headers["content-type"] == "application/x-ndjson"
+    assert export_headers["content-disposition"].startswith("attachment;")
+    assert stream_headers["content-type"] == "text/event-stream; charset=utf-8"
