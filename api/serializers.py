@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model, password_validation
+from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import OpenApiExample, extend_schema_field
 from rest_framework import serializers
 
@@ -88,7 +89,10 @@ class RegisterSerializer(StrictSerializer):
 
     def validate(self, attrs: dict[str, str]) -> dict[str, str]:
         user = get_user_model()(username=attrs["username"], email=attrs.get("email", ""))
-        password_validation.validate_password(attrs["password"], user)
+        try:
+            password_validation.validate_password(attrs["password"], user)
+        except DjangoValidationError as exc:  # the password's, so a form can show it there
+            raise serializers.ValidationError({"password": list(exc.messages)}) from None
         return attrs
 
 

@@ -24,7 +24,9 @@ def test_a_weak_password_is_a_validation_error_and_a_taken_username_has_its_code
         400,
         "validation_error",
     )
-    assert "non_field_errors" in body["errors"] or "password" in body["errors"]
+    # the password's own errors, so a form can show them beside it
+    assert list(body["errors"]) == ["password"]
+    assert any("too short" in message for message in body["errors"]["password"])
     body = assert_problem(
         anon.post(
             "/api/accounts/register",
