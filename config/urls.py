@@ -44,10 +44,12 @@ urlpatterns = [
     path("readyz", readyz, name="readyz"),
     path("admin/ops/", include("ops.urls")),  # the operators' dashboard (ops/)
     path("admin/", admin.site.urls),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
-    path(
-        "api/redoc/",
+    # the schema and its pages with or without a trailing slash (the API's own paths
+    # have none)
+    re_path(r"^api/schema/?$", SpectacularAPIView.as_view(), name="schema"),
+    re_path(r"^api/docs/?$", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    re_path(
+        r"^api/redoc/?$",
         SpectacularRedocView.as_view(url_name="schema", template_name="api/redoc.html"),
         name="redoc",
     ),

@@ -25,10 +25,12 @@ def test_schema_validates_without_warnings(tmp_path):
 
 
 @pytest.mark.django_db
-def test_docs_pages_are_served(client):
-    assert client.get("/api/schema/").status_code == 200
-    assert b"swagger-ui" in client.get("/api/docs/").content.lower()
-    assert b"redoc" in client.get("/api/redoc/").content.lower()
+@pytest.mark.parametrize("slash", ["", "/"])
+def test_docs_pages_are_served_with_or_without_a_trailing_slash(client, slash):
+    assert client.get(f"/api/schema{slash}").status_code == 200
+    swagger = client.get(f"/api/docs{slash}").content.decode()
+    assert "swagger-ui" in swagger.lower() and '"/api/schema"' in swagger  # the schema's URL
+    assert b"redoc" in client.get(f"/api/redoc{slash}").content.lower()
 
 
 @pytest.mark.django_db
