@@ -161,3 +161,26 @@ def test_shapes_client_generators_can_type(client):
     }
     for name in ("GolfAction_swap", "HeartsAction_play", "Ninety-NineAction_bid"):
         assert components[name]["properties"]["expected_version"]["type"] == "integer"
+
+
+def test_the_api_guide_lists_every_code_an_illegal_action_can_have():
+    """docs/api.md's table of problems names each refusal of every registered game."""
+    import importlib
+    import re
+    from pathlib import Path
+
+    from cards.errors import IllegalActionError
+    from games import all_games
+
+    for game in all_games():  # each game's errors are in its package's errors module
+        importlib.import_module(f"{type(game).__module__.split('.')[0]}.errors")
+    codes, todo = set(), [IllegalActionError]
+    while todo:
+        cls = todo.pop()
+        codes.add(cls.code)
+        todo.extend(cls.__subclasses__())
+    guide = Path(__file__).resolve().parents[2] / "docs" / "api.md"
+    row = next(line for line in guide.read_text().splitlines() if line.startswith("| 422 |"))
+    listed = set(re.findall(r"`([a-z_]+)`", row))
+    assert {"no_flips_left", "hearts_not_broken", "premium_bid_taken"} <= codes  # all found
+    assert codes - {"illegal_action"} <= listed, sorted(codes - listed)
