@@ -604,9 +604,9 @@ class ActionSchema(AutoSchema):
         return body
 
 
+# The token is checked by the action's own statements (api/authentication.py). (A
+# comment, not the class's docstring: DRF shows that to clients answering OPTIONS.)
 class ActionView(TokenCheckingMixin, APIView):
-    """The token is checked by the action's own statements (api/authentication.py)."""
-
     throttle_scope = "actions"
     schema = ActionSchema()
 

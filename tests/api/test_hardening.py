@@ -497,3 +497,10 @@ def test_creating_matches_has_a_rate_of_its_own(alice, monkeypatch):
             assert aborted.status_code == 200
     assert answers == [201, 201, 201, 429]
     assert alice.get("/api/matches").status_code == 200  # listing is not held up
+
+
+def test_options_answers_tell_nothing_of_the_code(alice, duel):
+    for path in ("/api/matches", f"/api/matches/{duel}", f"/api/matches/{duel}/actions"):
+        answer = alice.options(path)
+        assert answer.status_code == 200
+        assert ".py" not in answer.json().get("description", ""), path
