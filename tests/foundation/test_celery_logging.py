@@ -1,0 +1,42 @@
+"""What Celery logs in ``make run``: the periodic sweep's routine lines are left out."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+import config.celery  # noqa: F401 - installs the filter
+
+SWEEP = "matches.tasks.sweep_stalled"
+COM = "matches.tasks.play_com_turn"
+
+
+def lines(caplog, logger, message, *args):
+    caplog.clear()
+    with caplog.at_level(logging.INFO):
+        logging.getLogger(logger).info(message, *args)
+    return [record.getMessage() for record in caplog.records]
+
+
+@pytest.mark.parametrize("task", [SWEEP, COM])
+def test_the_sweeps_routine_lines_are_left_out_and_others_kept(caplog, task):
+    received = {"id": "t-1", "name": task, "args": "()", "kwargs": "{}", "eta": None}
+    done = {"id": "t-1", "name": task, "runtime": 0.01, "return_value": 0}
+    logged = [
+        *lines(caplog, "celery.beat", "Scheduler: Sending due task %s (%s)", "entry", task),
+        *lines(caplog, "celery.worker.strategy", "Task %(name)s[%(id)s] received", received),
+        *lines(
+            caplog,
+            "celery.app.trace",
+            "Task %(name)s[%(id)s] succeeded in %(runtime)ss: %(return_value)s",
+            done,
+        ),
+    ]
+    assert len(logged) == (0 if task == SWEEP else 3), logged
+
+
+def test_a_sweeps_warning_still_passes(caplog):
+    with caplog.at_level(logging.INFO):
+        logging.getLogger("celery.app.trace").warning("Task %s[t-2] failed", SWEEP)
+    assert [r.levelname for r in caplog.records] == ["WARNING"]
