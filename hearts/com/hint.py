@@ -66,11 +66,7 @@ def explain(view: View, action: Action) -> str:
     if len(playable(view)) == 1:
         return f"The {name} is your only legal card."
     if not view.trick:
-        if card == "QS":
-            return "Lead the queen of spades: whoever holds the ace or king must take it."
-        if card[1] == "S" and to_int(card) < to_int("QS"):
-            return f"Lead the {name}: fish for the queen of spades while it is out."
-        return f"Lead the {name}: a low lead that someone else is likely to win."
+        return _explain_lead(view, card, name)
     led = view.trick[0][1][1]
     top = max((c for _, c in view.trick if c[1] == led), key=to_int)
     points = sum(1 for _, c in view.trick if is_points_card(c))
@@ -92,6 +88,37 @@ def explain(view: View, action: Action) -> str:
     if card == max(ours, key=to_int):
         return f"Play the {name}: this trick is yours anyway, so get rid of a high card."
     return f"Play the {name}: you cannot stay under the {top_name}."
+
+
+def higher_out(view: View, card: str) -> list[str]:
+    """The cards of ``card``'s suit above it that another hand may still hold: not in the
+    seat's hand, not played, not removed from the deck."""
+    gone = {c for t in view.tricks for c in t.cards} | {c for _, c in view.trick}
+    gone |= set(view.hand) | set(view.removed)
+    return [
+        f"{rank}{card[1]}"
+        for rank in "23456789TJQKA"
+        if to_int(f"{rank}{card[1]}") > to_int(card) and f"{rank}{card[1]}" not in gone
+    ]
+
+
+def _explain_lead(view: View, card: str, name: str) -> str:
+    above = higher_out(view, card)
+    if not above:
+        if card[1] == "H" or card == "QS":
+            return f"Lead the {name}: nothing still out beats it, so you take the trick."
+        return f"Lead the {name}: nothing still out beats it, so you win the trick and lead again."
+    if card == "QS":
+        return "Lead the queen of spades: whoever holds the ace or king must take it."
+    if card[1] == "S" and to_int(card) < to_int("QS"):
+        return f"Lead the {name}: fish for the queen of spades while it is out."
+    if len(above) >= 3:
+        return f"Lead the {name}: a low lead that someone else is likely to win."
+    return f"Lead the {name}: {_count(len(above))} still out can beat it."
+
+
+def _count(n: int) -> str:
+    return "one higher card" if n == 1 else f"{n} higher cards"
 
 
 def _explain_pass(view: View, cards: list[str]) -> str:

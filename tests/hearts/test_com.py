@@ -178,6 +178,28 @@ def test_a_follow_hint_says_how_the_card_sits_in_the_hand():
     assert checked > 20
 
 
+def test_a_lead_hint_says_what_can_beat_the_card():
+    """A lead is called low only with three or more higher cards still out, and a sure
+    winner only when none is (an ace led was once "a low lead")."""
+    from hearts.com.hint import higher_out
+
+    checked = {"sure": 0, "low": 0}
+    for state, seat in _positions(steps=300, seed=6):
+        view = view_for(state, seat)
+        cards = [a.card for a in playable(view) if isinstance(a, PlayCard)]
+        if view.trick or len(cards) < 2:
+            continue
+        for card in cards:
+            reason, above = explain(view, PlayCard(card)), higher_out(view, card)
+            assert ("nothing still out beats it" in reason) == (not above), (card, reason)
+            if "a low lead" in reason:
+                assert len(above) >= 3, (card, above, reason)
+                checked["low"] += 1
+            checked["sure"] += not above
+            assert reason.endswith(".")
+    assert checked["sure"] > 3 and checked["low"] > 3, checked
+
+
 def test_hint_explains_a_pass():
     state = replay(start_match(CLASSIC, 4, bytes(32)))
     given = hint(view_for(state, 0), CLASSIC)
