@@ -55,6 +55,17 @@ def invalid_field(name: str, detail: str, message: str) -> ApiProblem:
     return ApiProblem(400, "validation_error", "Invalid request", detail, errors={name: [message]})
 
 
+def check_after(match: Match, after: int, name: str = "after") -> None:
+    """An event number a reader has seen is never past the match's last one (the log only
+    grows): such a reader would wait for nothing. A clear 400 instead."""
+    if after > match.version:
+        raise invalid_field(
+            name,
+            f"{name} ({after}) is past the match's last event ({match.version})",
+            f"at most {match.version}",
+        )
+
+
 @dataclass(frozen=True)
 class IntParam:
     """A bounded integer query parameter: documented and checked from one declaration."""
@@ -111,7 +122,9 @@ class ChoiceParam:
 
 PAGE = IntParam("page", 1, 1, 10**9, "page number")
 PAGE_SIZE = IntParam("page_size", 20, 1, 100, "matches per page")
-AFTER = IntParam("after", 0, 0, 10**9, "events after this sequence number")
+AFTER = IntParam(
+    "after", 0, 0, 10**9, "events after this sequence number (at most the match's version)"
+)
 LIMIT = IntParam("limit", 100, 1, MAX_EVENT_PAGE, "events per page")
 AUDIT_LIMIT = IntParam("limit", 1000, 1, MAX_AUDIT_PAGE, "events per page")
 WAIT = IntParam("wait", 0, 0, MAX_WAIT_SECONDS, "long-poll up to this many seconds")
@@ -778,6 +791,7 @@ class EventsView(APIView):
         limit = LIMIT.read(request)
         wait = WAIT.read(request)
         match = selectors.get_match(match_id)
+        check_after(match, after)
         if wait and match.version <= after and not match.ended:
             note = _push_note(request, match, "events", after=after, limit=limit, wait=wait)
             if push.under_router(request):  # the router waits, on its event loop
@@ -896,6 +910,7 @@ class StreamView(APIView):
         if last_id is not None:
             after = int(last_id)
         match = selectors.get_match(match_id)
+        check_after(match, after, "after" if last_id is None else "Last-Event-ID")
         if match.ended and after >= match.version:
             return Response(status=status.HTTP_204_NO_CONTENT)
         media_type = push.NDJSON if request.accepted_renderer.format == "ndjson" else push.SSE

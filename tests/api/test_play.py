@@ -140,6 +140,11 @@ def test_events_states_audit_and_export(alice, carol, duel):
     assert past["version"] == 2 and past["grids"][0] == [None] * 6
     assert_problem(alice.get(f"/api/matches/{duel}/states/99"), 400, "validation_error")
     assert_problem(alice.get(f"/api/matches/{duel}/events", {"after": -1}), 400, "validation_error")
+    # past the last event: a reader that would wait for nothing is told so, at once
+    past = alice.get(f"/api/matches/{duel}/events", {"after": 99, "wait": 5})
+    assert assert_problem(past, 400, "validation_error")["errors"] == {"after": ["at most 3"]}
+    resumed = alice.get(f"/api/matches/{duel}/stream", HTTP_LAST_EVENT_ID="99")
+    assert "Last-Event-ID" in assert_problem(resumed, 400, "validation_error")["errors"]
     assert_problem(
         alice.get(f"/api/matches/{duel}/events", {"wait": 3600}), 400, "validation_error"
     )
