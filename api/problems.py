@@ -197,7 +197,12 @@ def _revoked_by_suspension(context: dict[str, Any]) -> bool:
 def plain_problem(status: int, code: str, title: str, detail: str) -> JsonResponse:
     """A problem response for Django's own error handlers, outside DRF."""
     body = problem_body(status, code, title, detail)
-    return JsonResponse(body, status=status, content_type=PROBLEM_CONTENT_TYPE)
+    return JsonResponse(  # as compact as the API's own answers (DRF's JSONRenderer)
+        body,
+        status=status,
+        content_type=PROBLEM_CONTENT_TYPE,
+        json_dumps_params={"separators": (",", ":"), "ensure_ascii": False},
+    )
 
 
 def server_error(request: Any, *args: Any, **kwargs: Any) -> JsonResponse:
@@ -209,6 +214,12 @@ def not_found(request: Any, exception: Exception | None = None) -> JsonResponse:
     """Django's 404, and the answer for any path under ``/api/`` that names nothing (in
     development too, where Django would show its debug page)."""
     return plain_problem(404, "not_found", "Not found", "nothing here")
+
+
+def no_such_match(request: Any, match_id: str) -> JsonResponse:
+    """A match path whose id is not a match id at all: the same 404 as an unknown match."""
+    unknown = service_errors.MatchNotFound("no such match")
+    return plain_problem(unknown.status, unknown.code, unknown.title, unknown.detail)
 
 
 def bad_request(request: Any, exception: Exception | None = None) -> JsonResponse:

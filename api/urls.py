@@ -1,6 +1,8 @@
-from django.urls import path
+from django.urls import path, re_path
+from django.views.decorators.csrf import csrf_exempt
 
 from api import views
+from api.problems import no_such_match
 
 app_name = "api"
 
@@ -21,4 +23,9 @@ urlpatterns = [
     path("matches/<uuid:match_id>/states/<int:version>", views.StateView.as_view(), name="state"),
     path("matches/<uuid:match_id>/audit", views.AuditView.as_view(), name="audit"),
     path("matches/<uuid:match_id>/export", views.ExportView.as_view(), name="export"),
+    # an id that is not a UUID names no match, under any of the paths above
+    re_path(
+        r"^matches/(?P<match_id>(?![0-9a-fA-F-]{36}(?:/|$))[^/]+)(?:/.*)?$",
+        csrf_exempt(no_such_match),
+    ),
 ]

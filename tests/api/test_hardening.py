@@ -299,10 +299,18 @@ def test_oversized_urls_and_headers_are_refused_as_problems(alice):
     assert_problem(alice.get("/api/me", HTTP_X_JUNK="j" * 9000), 431, "headers_too_large")
 
 
-@pytest.mark.parametrize("path", ["/api/", "/api", "/api/matches/123", "/api/nothing/here"])
-def test_every_unknown_api_path_is_a_problem_even_in_development(alice, path):
+@pytest.mark.parametrize(
+    ("path", "code"),
+    [
+        ("/api/", "not_found"),
+        ("/api", "not_found"),
+        ("/api/matches/123", "match_not_found"),  # an id that is no match's
+        ("/api/nothing/here", "not_found"),
+    ],
+)
+def test_every_unknown_api_path_is_a_problem_even_in_development(alice, path, code):
     with override_settings(DEBUG=True):
-        assert_problem(alice.get(path), 404, "not_found")
+        assert_problem(alice.get(path), 404, code)
 
 
 @pytest.mark.parametrize("charset", ["rot13", "base64", "hex", "zlib", "latin-1", "utf-16"])

@@ -168,11 +168,18 @@ def test_a_spectator_sees_the_spectator_view(carol, duel):
     assert body["view"]["legal_actions"] == []
 
 
-def test_unknown_match_is_404(alice):
-    assert_problem(
-        alice.get("/api/matches/00000000-0000-0000-0000-000000000000"), 404, "match_not_found"
-    )
-    assert_problem(alice.get("/api/matches/not-a-uuid"), 404, "not_found")
+def test_unknown_match_is_404(alice, duel):
+    unknown = "00000000-0000-0000-0000-000000000000"
+    first = assert_problem(alice.get(f"/api/matches/{unknown}"), 404, "match_not_found")
+    # an id that is not one is no match either, whatever follows it, and reads the same
+    for path in ("not-a-uuid", "not-a-uuid/events", "42/states/1"):
+        answer = alice.get(f"/api/matches/{path}")
+        assert assert_problem(answer, 404, "match_not_found") == first, path
+        assert b'"code":"match_not_found"' in answer.content  # compact, as every answer
+    posted = alice.post("/api/matches/not-a-uuid/actions", {"type": "reveal"}, format="json")
+    assert_problem(posted, 404, "match_not_found")
+    # a real match's unknown path is still an unknown path
+    assert_problem(alice.get(f"/api/matches/{duel}/nowhere"), 404, "not_found")
 
 
 def test_join(alice, bob, carol):
