@@ -110,7 +110,7 @@ def _explain_lead(view: View, card: str, name: str) -> str:
         return f"Lead the {name}: nothing still out beats it, so you win the trick and lead again."
     if card == "QS":
         return "Lead the queen of spades: whoever holds the ace or king must take it."
-    if card[1] == "S" and to_int(card) < to_int("QS"):
+    if card[1] == "S" and "QS" in above:
         return f"Lead the {name}: fish for the queen of spades while it is out."
     if len(above) >= 3:
         return f"Lead the {name}: a low lead that someone else is likely to win."

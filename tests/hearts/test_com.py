@@ -195,6 +195,8 @@ def test_a_lead_hint_says_what_can_beat_the_card():
             if "a low lead" in reason:
                 assert len(above) >= 3, (card, above, reason)
                 checked["low"] += 1
+            if "fish for the queen" in reason:  # she is in another hand
+                assert "QS" in above, (card, view.hand, reason)
             checked["sure"] += not above
             assert reason.endswith(".")
     assert checked["sure"] > 3 and checked["low"] > 3, checked
