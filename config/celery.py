@@ -2,8 +2,10 @@
 
 import logging
 import os
+from collections.abc import Mapping
 
 from celery import Celery
+from celery.app.trace import LOG_RECEIVED, LOG_SUCCESS
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -18,15 +20,21 @@ app.steps["worker"].add(HeartbeatStep)
 
 
 class QuietSweeps(logging.Filter):
-    """Drops Celery's INFO lines about the periodic sweep (beat sending it, a worker
-    receiving it and finishing it, every few seconds): they would bury every other line
-    of ``make run``. What a sweep does is logged by the sweeper itself
-    (``matches.tasks``), and its warnings and errors still pass."""
+    """Drops three of Celery's INFO lines about the periodic sweep (beat sending it, a
+    worker receiving it, and its success), which come every few seconds and would bury
+    every other line: what a sweep does is logged by the sweeper itself
+    (``matches.tasks``), and any other line about it (a retry, a failure) passes."""
 
     ROUTINE = "matches.tasks.sweep_stalled"
+    SENT = "Scheduler: Sending due task %s (%s)"  # celery.beat's, with (entry, task)
 
     def filter(self, record: logging.LogRecord) -> bool:
-        return record.levelno > logging.INFO or self.ROUTINE not in record.getMessage()
+        args = record.args
+        if record.msg == self.SENT and isinstance(args, tuple) and len(args) == 2:
+            return args[1] != self.ROUTINE
+        if record.msg in (LOG_RECEIVED, LOG_SUCCESS) and isinstance(args, Mapping):
+            return args.get("name") != self.ROUTINE
+        return True
 
 
 for _name in ("celery.beat", "celery.worker.strategy", "celery.app.trace"):

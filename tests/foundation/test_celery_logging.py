@@ -36,7 +36,12 @@ def test_the_sweeps_routine_lines_are_left_out_and_others_kept(caplog, task):
     assert len(logged) == (0 if task == SWEEP else 3), logged
 
 
-def test_a_sweeps_warning_still_passes(caplog):
+def test_a_sweeps_retry_and_failure_still_pass(caplog):
+    from celery.app.trace import LOG_RETRY
+
+    retry = {"id": "t-2", "name": SWEEP, "exc": "OperationalError('database down')"}
+    assert lines(caplog, "celery.app.trace", LOG_RETRY, retry)  # an INFO line too
+    caplog.clear()
     with caplog.at_level(logging.INFO):
-        logging.getLogger("celery.app.trace").warning("Task %s[t-2] failed", SWEEP)
-    assert [r.levelname for r in caplog.records] == ["WARNING"]
+        logging.getLogger("celery.app.trace").error("Task %s[t-2] raised", SWEEP)
+    assert [r.levelname for r in caplog.records] == ["ERROR"]
