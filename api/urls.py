@@ -5,6 +5,7 @@ from api import views
 from api.problems import no_such_match
 
 app_name = "api"
+UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"  # as <uuid:> takes it
 
 urlpatterns = [
     path("accounts/register", views.RegisterView.as_view(), name="register"),
@@ -25,7 +26,7 @@ urlpatterns = [
     path("matches/<uuid:match_id>/export", views.ExportView.as_view(), name="export"),
     # an id that is not a UUID names no match, under any of the paths above
     re_path(
-        r"^matches/(?P<match_id>(?![0-9a-fA-F-]{36}(?:/|$))[^/]+)(?:/.*)?$",
+        r"^matches/(?P<match_id>(?!" + UUID + r"(?:/|$))[^/]+)(?:/.*)?$",
         csrf_exempt(no_such_match),
     ),
 ]

@@ -172,7 +172,7 @@ def test_unknown_match_is_404(alice, duel):
     unknown = "00000000-0000-0000-0000-000000000000"
     first = assert_problem(alice.get(f"/api/matches/{unknown}"), 404, "match_not_found")
     # an id that is not one is no match either, whatever follows it, and reads the same
-    for path in ("not-a-uuid", "not-a-uuid/events", "42/states/1"):
+    for path in ("not-a-uuid", "not-a-uuid/events", "42/states/1", unknown.upper(), "-" * 36):
         answer = alice.get(f"/api/matches/{path}")
         assert assert_problem(answer, 404, "match_not_found") == first, path
         assert b'"code":"match_not_found"' in answer.content  # compact, as every answer
