@@ -258,15 +258,20 @@ class PushRouter:
     async def _serve(
         self, note: dict[str, Any], headers: list[tuple[bytes, bytes]], receive: Any, send: Any
     ) -> None:
+        # a reader that takes nothing is let go (its answer ends unfinished) a heartbeat
+        # after its wait, or the longest stream, would have ended: no place is held forever
+        wait = note["wait"] if note["kind"] == "events" else settings.PUSH_STREAM_MAX_SECONDS
+        longest = wait + settings.PUSH_HEARTBEAT_SECONDS
         try:
             with admission.enter(note["account"]):
                 async with _until_disconnect(receive):
-                    if note["kind"] == "events":
-                        await self._long_poll(note, headers, send)
-                    elif note["kind"] == "export":
-                        await self._export(note, headers, send)
-                    else:
-                        await self._stream(note, headers, send)
+                    limit = asyncio.timeout(longest)
+                    try:
+                        async with limit:
+                            await self._answer(note, headers, send)
+                    except TimeoutError:
+                        if not limit.expired():
+                            raise
         except TooManyWaiters as exc:
             content = JSONRenderer().render(too_many_waiters_body(exc))
             kept = [(k, v) for k, v in headers if k.lower() != b"content-disposition"]
@@ -283,6 +288,14 @@ class PushRouter:
                 }
             )
             await send({"type": "http.response.body", "body": content})
+
+    async def _answer(self, note: dict[str, Any], headers: list[Any], send: Any) -> None:
+        if note["kind"] == "events":
+            await self._long_poll(note, headers, send)
+        elif note["kind"] == "export":
+            await self._export(note, headers, send)
+        else:
+            await self._stream(note, headers, send)
 
     async def _page(
         self, note: dict[str, Any], after: int, limit: int, upto: int | None = None

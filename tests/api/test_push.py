@@ -364,3 +364,28 @@ def test_a_head_of_the_export_or_stream_reads_and_waits_for_nothing(app, users, 
     assert export_headers["content-type"] == "application/x-ndjson"
     assert export_headers["content-disposition"].startswith("attachment;")
     assert stream_headers["content-type"] == "text/event-stream; charset=utf-8"
+
+
+def test_a_reader_that_takes_nothing_is_let_go_and_its_place_given_back(app, users, duel, settings):
+    """An export (or stream) whose client reads nothing ends unfinished a heartbeat after
+    the longest stream would have: the account's place comes back."""
+    match_id, tokens = duel
+    settings.PUSH_MAX_PER_ACCOUNT = 1
+    settings.PUSH_STREAM_MAX_SECONDS, settings.PUSH_HEARTBEAT_SECONDS = 1, 1
+    path = f"/api/matches/{match_id}/export"
+
+    async def body() -> tuple[Reply, float, Reply]:
+        stuck = await get(app, path, tokens["bob"], hold=asyncio.Event())
+        began = time.monotonic()
+        refused = await get(app, path, tokens["bob"])
+        assert refused.status == 429  # the stuck one holds the place...
+        await asyncio.wait_for(stuck.task, 10)  # ...until it is let go
+        let_go = time.monotonic() - began
+        again = await get(app, path, tokens["bob"])
+        await again.body()
+        return stuck, let_go, again
+
+    stuck, let_go, again = run(body)
+    assert stuck.status == 200 and stuck.chunks.empty()  # nothing taken, nothing more sent
+    assert 0.5 < let_go < 5, let_go
+    assert again.status == 200
