@@ -91,10 +91,10 @@ def events_page(
 
 
 def export_chunks(note: dict[str, Any]) -> Iterator[bytes]:
-    """An export without the router: its pages, one chunk each (see ``PushRouter._export``).
-    Each page is read as the events list's is (``events_page``): a seat handed to a COM
-    meanwhile reads on as a spectator, and a match that ended meanwhile shows what its end
-    reveals."""
+    """An export's pages up to the note's version, one chunk each (read on the router's
+    thread pool, or on the view's own thread without the router). Each page is read as
+    the events list's is (``events_page``): a seat handed to a COM meanwhile reads on as a
+    spectator, and a match that ended meanwhile shows what its end reveals."""
     after = 0
     while True:
         page = events_page(
@@ -297,18 +297,16 @@ class PushRouter:
         else:
             await self._stream(note, headers, send)
 
-    async def _page(
-        self, note: dict[str, Any], after: int, limit: int, upto: int | None = None
-    ) -> dict[str, Any]:
-        """The events after ``after`` (up to ``upto``) as the note's seat sees them (while
-        its account holds it); one database read for every reader of that match, seat and
-        place that asks at the same moment."""
+    async def _page(self, note: dict[str, Any], after: int, limit: int) -> dict[str, Any]:
+        """The events after ``after`` as the note's seat sees them (while its account holds
+        it); one database read for every reader of that match, seat and place that asks at
+        the same moment."""
         account = note["account"] if note["seat"] is not None else None
-        key = (note["match"], note["seat"], account, after, limit, upto)
+        key = (note["match"], note["seat"], account, after, limit)
         shared = self._reads.get(key)
         if shared is None:
             shared = asyncio.ensure_future(
-                self._sync(events_page, note["match"], note["seat"], account, after, limit, upto)
+                self._sync(events_page, note["match"], note["seat"], account, after, limit)
             )
             self._reads[key] = shared
             shared.add_done_callback(lambda _: self._reads.pop(key, None))
@@ -331,7 +329,7 @@ class PushRouter:
                 "status": 200,
                 "headers": [
                     *headers,
-                    (b"content-type", b"application/json"),
+                    (b"content-type", _media_type(note).encode()),
                     (b"content-length", str(len(content)).encode()),
                 ],
             }
@@ -339,7 +337,6 @@ class PushRouter:
         await send({"type": "http.response.body", "body": content})
 
     async def _stream(self, note: dict[str, Any], headers: list[Any], send: Any) -> None:
-        media_type = note["media_type"]
         # the view's headers carry Cache-Control: private, no-cache (api/middleware.py)
         await send(
             {
@@ -347,7 +344,7 @@ class PushRouter:
                 "status": 200,
                 "headers": [
                     *headers,
-                    (b"content-type", f"{media_type}; charset=utf-8".encode()),
+                    (b"content-type", _media_type(note).encode()),
                     (b"x-accel-buffering", b"no"),
                 ],
             }
@@ -357,25 +354,22 @@ class PushRouter:
         await send({"type": "http.response.body", "body": b""})
 
     async def _export(self, note: dict[str, Any], headers: list[Any], send: Any) -> None:
-        """The log up to the note's version, a page at a time: a reader slow to take it
-        holds its place among its account's waiters, and no thread."""
+        """The log up to the note's version (``export_chunks``), each page read on the
+        thread pool: a reader slow to take it holds its place among its account's waiters,
+        and no thread."""
         await send(
             {
                 "type": "http.response.start",
                 "status": 200,
-                "headers": [*headers, (b"content-type", NDJSON.encode())],
+                "headers": [*headers, (b"content-type", _media_type(note).encode())],
             }
         )
-        after = 0
-        while True:
-            page = await self._page(note, after, EXPORT_PAGE, note["upto"])
-            if not page["events"]:  # (as in export_chunks)
-                break
-            chunk = b"".join(event_chunk(e, NDJSON) for e in page["events"])
-            await send({"type": "http.response.body", "body": chunk, "more_body": True})
-            if not page["has_more"]:
-                break
-            after = page["next_after"]
+        chunks = export_chunks(note)
+        try:
+            while (chunk := await self._sync(next, chunks, None)) is not None:
+                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+        finally:
+            chunks.close()
         await send({"type": "http.response.body", "body": b""})
 
     async def _chunks(self, note: dict[str, Any]) -> AsyncIterator[bytes]:

@@ -7,6 +7,7 @@ import hashlib
 import random
 from dataclasses import dataclass
 
+from cards.tricks import RANK_ORDER
 from hearts.actions import Action, PassCards, PlayCard, Undo
 from hearts.com.policies import hard_policy, playable
 from hearts.com.table import to_int
@@ -95,11 +96,8 @@ def higher_out(view: View, card: str) -> list[str]:
     seat's hand, not played, not removed from the deck."""
     gone = {c for t in view.tricks for c in t.cards} | {c for _, c in view.trick}
     gone |= set(view.hand) | set(view.removed)
-    return [
-        f"{rank}{card[1]}"
-        for rank in "23456789TJQKA"
-        if to_int(f"{rank}{card[1]}") > to_int(card) and f"{rank}{card[1]}" not in gone
-    ]
+    above = RANK_ORDER[RANK_ORDER.index(card[0]) + 1 :]
+    return [f"{rank}{card[1]}" for rank in above if f"{rank}{card[1]}" not in gone]
 
 
 def _explain_lead(view: View, card: str, name: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 import pytest
+from celery.app.trace import LOG_RECEIVED, LOG_RETRY, LOG_SUCCESS
 
 import config.celery  # noqa: F401 - installs the filter
 
@@ -25,20 +26,13 @@ def test_the_sweeps_routine_lines_are_left_out_and_others_kept(caplog, task):
     done = {"id": "t-1", "name": task, "runtime": 0.01, "return_value": 0}
     logged = [
         *lines(caplog, "celery.beat", "Scheduler: Sending due task %s (%s)", "entry", task),
-        *lines(caplog, "celery.worker.strategy", "Task %(name)s[%(id)s] received", received),
-        *lines(
-            caplog,
-            "celery.app.trace",
-            "Task %(name)s[%(id)s] succeeded in %(runtime)ss: %(return_value)s",
-            done,
-        ),
+        *lines(caplog, "celery.worker.strategy", LOG_RECEIVED, received),
+        *lines(caplog, "celery.app.trace", LOG_SUCCESS, done),
     ]
     assert len(logged) == (0 if task == SWEEP else 3), logged
 
 
 def test_a_sweeps_retry_and_failure_still_pass(caplog):
-    from celery.app.trace import LOG_RETRY
-
     retry = {"id": "t-2", "name": SWEEP, "exc": "OperationalError('database down')"}
     assert lines(caplog, "celery.app.trace", LOG_RETRY, retry)  # an INFO line too
     caplog.clear()
