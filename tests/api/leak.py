@@ -99,6 +99,9 @@ class Scanner:
         }
         for what in ("match", "list", "events", "export", "stream"):
             assert responses[what].status_code == 200, (what, responses[what].content)
+        pages = [responses["events"]]  # a long match's list takes more than a page
+        while (page := pages[-1].json())["has_more"]:
+            pages.append(client.get(f"{base}/events", {"after": page["next_after"], "limit": 500}))
         if seat is None:
             assert responses["hint"].status_code == 403
         if state.ended:
@@ -112,6 +115,7 @@ class Scanner:
             what: b"".join(r.streaming_content) if r.streaming else r.content
             for what, r in responses.items()
         }
+        bodies.update({f"events page {i}": r.content for i, r in enumerate(pages[1:], 2)})
         seed = state.seed.hex().encode()
         for what, body in bodies.items():
             assert seed not in body, f"{name}: {what} shows the seed"
@@ -124,7 +128,7 @@ class Scanner:
         if responses["hint"].status_code == 200:
             self.hides(json.loads(bodies["hint"]), allowed, f"{name}: hint")
         logs = {
-            "events": json.loads(bodies["events"])["events"],
+            "events": [event for r in pages for event in r.json()["events"]],
             "export": [json.loads(line) for line in bodies["export"].splitlines()],
             "stream": [json.loads(line) for line in bodies["stream"].splitlines() if line],
         }
