@@ -29,6 +29,7 @@ from typing import Any, Literal, Protocol
 
 HUMAN = "human"
 COM = "com"
+OPEN = "open"  # a seat waiting for a player (``cards.seating``)
 Status = Literal["active", "finished", "aborted"]
 
 
@@ -128,7 +129,8 @@ class Game(Protocol):
 
     # --- playing ----------------------------------------------------------------------
     def start(self, rules: Any, players: Sequence[str], seed: bytes) -> list[Any]:
-        """The first events of a match; ``players`` gives each seat's kind (HUMAN, COM)."""
+        """The first events of a match; ``players`` gives each seat's kind (HUMAN, COM, or
+        OPEN: waiting for a player, see ``cards.seating``)."""
 
     def action_from_json(self, data: object) -> Any:
         """An action from its JSON form; ``MalformedActionError`` when it is not one."""
@@ -140,6 +142,10 @@ class Game(Protocol):
     def decide(self, state: Any, seat: int, action: Any) -> list[Any]:
         """The events ``action`` of ``seat`` causes (then the automatic ones), or an
         ``IllegalActionError`` with a code; the state is not changed."""
+
+    def join(self, state: Any, seat: int) -> list[Any]:
+        """The events of a player taking open ``seat`` (``seat_taken``), or a coded
+        ``IllegalActionError``; once no seat is open the match can be played."""
 
     def abort(self, state: Any, reason: str) -> list[Any]:
         """The events that stop a running match now (the seed is revealed)."""
@@ -171,7 +177,8 @@ class Game(Protocol):
         """An event's payload as ``seat`` may see it."""
 
     def players(self, state: Any) -> tuple[str, ...]:
-        """Each seat's kind (HUMAN or COM), as the match started."""
+        """Each seat's kind (HUMAN, COM, or OPEN until a player takes it), as the log has
+        it (a seat handed to a COM since keeps its kind here)."""
 
     def commitment(self, state: Any) -> str:
         """The public SHA-256 commitment to the match's seed."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from cards.protocol import LogAudit
+from cards.seating import SeatTaken
 from golf.actions import (
     Action,
     DiscardDrawn,
@@ -28,7 +29,7 @@ from golf.actions import (
     TakeDiscard,
     Undo,
 )
-from golf.decide import automatic_events, decide, start_match
+from golf.decide import automatic_events, decide, join_match, start_match
 from golf.errors import EngineError
 from golf.events import (
     CardDiscarded,
@@ -103,6 +104,8 @@ def _expected(state: State | None, event: Event, owed: list[Event]) -> Event:
         if state.ended:
             raise EngineError("the match had already ended")
         return MatchAborted(event.reason, state.seed.hex())
+    if isinstance(event, SeatTaken):
+        return join_match(state, event.seat)[0]
     if (acted := action_of(event)) is None:
         derived = automatic_events(state)
         if not derived:

@@ -11,6 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from cards.seating import (
+    check_kinds,
+    humans_to_be,
+    refuse_while_waiting,
+    take_seat,
+    waiting,
+)
 from cards.shuffle import commitment_of, shuffle_cards
 from golf import errors
 from golf.actions import (
@@ -42,20 +49,20 @@ from golf.events import (
 )
 from golf.rules import FinalTurns, FlipOnDiscard, Rules, Seat
 from golf.scoring import score_grid, winners_of
-from golf.state import COM, DISCARD, HUMAN, STOCK, Phase, State, evolve
+from golf.state import DISCARD, HUMAN, STOCK, Phase, State, evolve
 
 
 def start_match(rules: Rules, players: int | Sequence[str], seed: bytes) -> list[Event]:
     """The first events of a match: ``match_started`` and the deal of hole 1.
 
-    ``players`` is a seat count (all human) or each seat's kind, ``"human"`` or ``"com"``.
-    The dealer of hole 1 is the last seat, so seat 0 plays first.
+    ``players`` is a seat count (all human) or each seat's kind, ``"human"``, ``"com"`` or
+    ``"open"`` (``cards.seating``: a human's once taken). The dealer of hole 1 is the last
+    seat, so seat 0 plays first.
     """
     kinds = (HUMAN,) * players if isinstance(players, int) else tuple(players)
-    if any(kind not in (HUMAN, COM) for kind in kinds):
-        raise errors.RulesError("players", "each seat is 'human' or 'com'")
+    check_kinds(kinds)
     rules.validate_for(len(kinds))
-    humans = kinds.count(HUMAN)
+    humans = humans_to_be(kinds)
     if rules.undo and rules.local and humans < 1:
         raise errors.RulesError("undo", "undo needs a human seat")
     if rules.undo and not rules.local and humans != 1:
@@ -67,6 +74,11 @@ def start_match(rules: Rules, players: int | Sequence[str], seed: bytes) -> list
     started = MatchStarted(rules, kinds, seed.hex(), commitment_of(seed))
     state = evolve(None, started)
     return [started, *automatic_events(state)]
+
+
+def join_match(state: State, seat: Seat) -> list[Event]:
+    """A player takes open ``seat``."""
+    return [*take_seat(state.players, seat, ended=state.ended)]
 
 
 def abort_match(state: State, reason: str) -> list[Event]:
@@ -147,7 +159,7 @@ def awaits_next(state: State, seat: Seat) -> bool:
 def legal_actions(state: State, seat: Seat) -> list[Action]:
     """Every action ``seat`` may take now, in a stable order."""
     actions: list[Action] = []
-    if not 0 <= seat < state.seats or state.ended:
+    if not 0 <= seat < state.seats or state.ended or waiting(state.players):
         return actions
     up = state.face_up[seat] if state.face_up else ()
     face_down = [p for p, is_up in enumerate(up) if not is_up]
@@ -182,6 +194,7 @@ def decide(state: State, seat: Seat, action: Action) -> list[Event]:
         raise errors.NotASeatError(f"seat must be between 0 and {state.seats - 1}")
     if state.ended:
         raise errors.MatchOverError("the match is over")
+    refuse_while_waiting(state.players)
     if isinstance(action, Undo):
         if not can_undo(state, seat):
             raise errors.UndoNotAvailableError(

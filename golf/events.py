@@ -16,6 +16,7 @@ from typing import Any, ClassVar, TypeAlias
 
 from cards.deck import CardCode
 from cards.events import EventCodec
+from cards.seating import SeatTaken
 from golf.rules import Position, Rules, Seat
 
 Grids: TypeAlias = tuple[tuple[CardCode, ...], ...]
@@ -187,6 +188,7 @@ Event: TypeAlias = (
     | MatchFinished
     | MatchAborted
     | Undone
+    | SeatTaken
 )
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.name: cls
@@ -204,6 +206,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         MatchFinished,
         MatchAborted,
         Undone,
+        SeatTaken,
     )
 }
 

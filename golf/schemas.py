@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cards.seating import KIND_SCHEMA
 from golf.actions import ACTION_TYPES
 from golf.events import CODEC
 from golf.rules import FIELD_NAMES, OPTION_DOCS, PRESETS
@@ -133,7 +134,7 @@ VIEW: dict[str, Any] = {
             "description": "columns of every grid: position p is in row p // cols, column p % cols",
         },
         "dealer": SEAT,
-        "players": _list({"type": "string", "enum": ["human", "com"]}),
+        "players": _list(KIND_SCHEMA),
         "seats_to_act": _list(SEAT),
         "grids": {
             **_list(_list(HIDDEN_CARD)),
@@ -202,7 +203,7 @@ _CARDS = _list(HIDDEN_CARD)
 _HIDDEN_LIST = {**_CARDS, "nullable": True, "description": "null until the match has ended"}
 _EVENT_FIELDS: dict[str, dict[str, Any]] = {
     "rules": {"$ref": "#/components/schemas/GolfRules"},
-    "players": _list({"type": "string", "enum": ["human", "com"]}),
+    "players": _list(KIND_SCHEMA),
     "seed": {"type": "string", "nullable": True, "description": "null until the match ends"},
     "commitment": {"type": "string", "description": "SHA-256 of the seed"},
     "hole": {"type": "integer", "minimum": 1},

@@ -13,6 +13,8 @@ from typing import Any, TypeAlias
 
 from cards.deck import CardCode
 from cards.frozen import replaced as _replace  # the hot path's copy of a state
+from cards.protocol import COM, HUMAN
+from cards.seating import SeatTaken, seated, waiting
 from golf.errors import EngineError
 from golf.events import (
     CardDiscarded,
@@ -32,8 +34,8 @@ from golf.events import (
 )
 from golf.rules import FinalTurns, OpeningFlips, Position, Rules, Seat
 
-HUMAN = "human"
-COM = "com"
+__all__ = ["COM", "HUMAN", "Phase", "State", "evolve", "replay"]
+
 STOCK = "stock"
 DISCARD = "discard"
 
@@ -144,7 +146,9 @@ class State:
 
     def seats_to_act(self) -> tuple[Seat, ...]:
         """Seats that have something to do now (several during simultaneous initial flips,
-        and in the pause after a hole)."""
+        and in the pause after a hole); none while a seat is open."""
+        if waiting(self.players):
+            return ()
         if self.phase is Phase.FLIPS:
             flipper = self.flipper
             if flipper is not None:
@@ -388,7 +392,12 @@ def _undone(s: State, e: Undone) -> Changes:
     return {**marked.__dict__, "undo_point": marked}
 
 
+def _seat_taken(s: State, e: SeatTaken) -> Changes:
+    return {"players": seated(s.players, e.seat)}
+
+
 _EVOLVERS: dict[type, Callable[[Any, Any], Changes]] = {
+    SeatTaken: _seat_taken,
     HoleDealt: _hole_dealt,
     CardRevealed: _card_revealed,
     CardDrawn: _card_drawn,

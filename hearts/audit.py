@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 
 from cards.errors import EngineError
 from cards.protocol import LogAudit
+from cards.seating import SeatTaken
 from hearts.actions import Action, PassCards, PlayCard, Undo
-from hearts.decide import automatic_events, decide, start_match
+from hearts.decide import automatic_events, decide, join_match, start_match
 from hearts.events import (
     CardPlayed,
     CardsDealt,
@@ -59,6 +60,8 @@ class _Checker:
             if self.state.ended:
                 raise EngineError("the match had already ended")
             return MatchAborted(event.reason, self.state.seed.hex())
+        elif isinstance(event, SeatTaken):
+            batch = join_match(self.state, event.seat)
         elif (action := acted(event)) is not None:
             batch = decide(self.state, *action)
         else:

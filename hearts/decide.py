@@ -19,6 +19,13 @@ from cards.errors import (
     RulesError,
     WrongPhaseError,
 )
+from cards.seating import (
+    check_kinds,
+    humans_to_be,
+    refuse_while_waiting,
+    take_seat,
+    waiting,
+)
 from cards.shuffle import commitment_of
 from cards.tricks import follow_suit, suit_of, trick_winner
 from hearts import errors
@@ -39,22 +46,26 @@ from hearts.events import (
 )
 from hearts.rules import REMOVED, FirstTrickPoints, Rules, Seat
 from hearts.scoring import is_points_card, score_deal, trick_points, winners_of
-from hearts.state import COM, HUMAN, Phase, State, evolve, opening_card
+from hearts.state import HUMAN, Phase, State, evolve, opening_card
 
 
 def start_match(rules: Rules, players: int | Sequence[str], seed: bytes) -> list[Event]:
     """``match_started`` and the first deal. ``players``: a seat count (all human) or each
-    seat's kind, ``"human"`` or ``"com"``."""
+    seat's kind, ``"human"``, ``"com"`` or ``"open"`` (``cards.seating``)."""
     kinds = (HUMAN,) * players if isinstance(players, int) else tuple(players)
-    if any(kind not in (HUMAN, COM) for kind in kinds):
-        raise RulesError("players", "each seat is 'human' or 'com'")
+    check_kinds(kinds)
     rules.validate_for(len(kinds))
-    if rules.undo and kinds.count(HUMAN) != 1:
+    if rules.undo and humans_to_be(kinds) != 1:
         raise RulesError("undo", "undo needs exactly one human seat, every other a COM")
     if not isinstance(seed, bytes) or len(seed) < 16:
         raise RulesError("seed", "must be at least 16 bytes")
     started = MatchStarted(rules, kinds, seed.hex(), commitment_of(seed))
     return [started, *automatic_events(evolve(None, started))]
+
+
+def join_match(state: State, seat: Seat) -> list[Event]:
+    """A player takes open ``seat``."""
+    return [*take_seat(state.players, seat, ended=state.ended)]
 
 
 def abort_match(state: State, reason: str) -> list[Event]:
@@ -164,7 +175,7 @@ def legal_plays(
 
 def legal_actions(state: State, seat: Seat) -> list[Action]:
     """Every action ``seat`` may take now, in a stable order."""
-    if not 0 <= seat < state.seats or state.ended:
+    if not 0 <= seat < state.seats or state.ended or waiting(state.players):
         return []
     found: list[Action] = []
     if state.phase is Phase.PASSING and state.passes[seat] is None:
@@ -182,6 +193,7 @@ def decide(state: State, seat: Seat, action: Action) -> list[Event]:
         raise NotASeatError(f"seat must be between 0 and {state.seats - 1}")
     if state.ended:
         raise MatchOverError("the match is over")
+    refuse_while_waiting(state.players)
     if isinstance(action, Undo):
         if not can_undo(state, seat):
             raise errors.UndoNotAvailableError(

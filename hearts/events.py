@@ -14,6 +14,7 @@ from typing import Any, ClassVar, TypeAlias
 
 from cards.deck import CardCode
 from cards.events import EventCodec
+from cards.seating import SeatTaken
 from hearts.rules import Rules, Seat
 
 Hands: TypeAlias = tuple[tuple[CardCode, ...], ...]
@@ -153,6 +154,7 @@ Event: TypeAlias = (
     | MatchFinished
     | MatchAborted
     | Undone
+    | SeatTaken
 )
 EVENT_TYPES: tuple[type[Event], ...] = (
     MatchStarted,
@@ -165,6 +167,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     MatchFinished,
     MatchAborted,
     Undone,
+    SeatTaken,
 )
 CODEC = EventCodec(EVENT_TYPES, decode={"rules": Rules.from_json})
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cards.seating import KIND_SCHEMA
 from hearts.events import CODEC
 from hearts.rules import OPTION_NAMES, OPTION_SCHEMAS
 from hearts.state import Phase
@@ -111,7 +112,7 @@ VIEW = _object(
         "deal": {"type": "integer", "minimum": 0, "description": "from 1; 0 before the first"},
         "deals": {"type": "integer", "description": "the most deals the rules allow"},
         "dealer": SEAT,
-        "players": _list({"type": "string", "enum": ["human", "com"]}),
+        "players": _list(KIND_SCHEMA),
         "seats_to_act": _list(SEAT),
         "direction": DIRECTION,
         "hand": _list(CARD, description="your hand (clubs, diamonds, spades, hearts)"),
@@ -151,7 +152,7 @@ VIEW = _object(
 _HANDS = _list(_list(HIDDEN_CARD), description="by seat; null cards where hidden")
 _EVENT_FIELDS: dict[str, dict[str, Any]] = {
     "rules": {"$ref": REF + "HeartsRules"},
-    "players": _list({"type": "string", "enum": ["human", "com"]}),
+    "players": _list(KIND_SCHEMA),
     "seed": {"type": "string", "nullable": True, "description": "null until the match ends"},
     "commitment": {"type": "string", "description": "SHA-256 of the seed"},
     "deal": {"type": "integer", "minimum": 1},

@@ -12,6 +12,7 @@ from typing import Any, TypeAlias
 from cards.deck import CardCode
 from cards.errors import EngineError
 from cards.protocol import COM, HUMAN
+from cards.seating import SeatTaken, seated, waiting
 from hearts.events import (
     CardPlayed,
     CardsDealt,
@@ -111,6 +112,8 @@ class State:
         return (seat - (offset or 0)) % self.seats
 
     def seats_to_act(self) -> tuple[Seat, ...]:
+        if waiting(self.players):
+            return ()
         if self.phase is Phase.PASSING:
             return tuple(s for s, chosen in enumerate(self.passes) if chosen is None)
         if self.phase is Phase.PLAYING and self.to_act is not None:
@@ -268,7 +271,12 @@ def _undone(s: State, e: Undone) -> Changes:
     return {**marked.__dict__, "undo_point": marked}
 
 
+def _seat_taken(s: State, e: SeatTaken) -> Changes:
+    return {"players": seated(s.players, e.seat)}
+
+
 _EVOLVERS: dict[type, Callable[[Any, Any], Changes]] = {
+    SeatTaken: _seat_taken,
     CardsDealt: _dealt,
     CardsPassed: _passed,
     PassesExchanged: _exchanged,

@@ -32,7 +32,7 @@ from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from accounts.tokens import TokenCheck, token_failure, token_sql
-from cards.protocol import COM, HUMAN, Game
+from cards.protocol import COM, HUMAN, OPEN, Game
 from cards.shuffle import commitment_of, new_seed
 from games import DEFAULT_GAME, UnknownGame, get_game
 from matches import errors
@@ -370,7 +370,7 @@ def match_create(
             f"a {played.info.title} match has {low} to {high} seats", field="seats"
         )
     _check_quota(creator, requests, rules_json)
-    kinds = [COM if s.type == "com" else HUMAN for s in requests]
+    kinds = [{"me": HUMAN, "open": OPEN, "com": COM}[s.type] for s in requests]
     seed = seed or new_seed()
     events = played.start(resolved, kinds, seed)  # validates seats against the rules
     if turn_timeout is not None and not 10 <= turn_timeout <= 30 * 24 * 3600:
@@ -420,7 +420,9 @@ def match_create(
 
 @transaction.atomic
 def match_join(*, match_id: object, user: AbstractBaseUser, seat: int | None = None) -> Seat:
-    """Take an open seat (the first one, or ``seat``)."""
+    """Take an open seat (the first one, or ``seat``): the log gains the game's
+    ``seat_taken``, so the version moves on and every reader of the match learns of it.
+    Once no seat is open the match is active and its first turns are due."""
     match = _lock(match_id)
     if match.ended:
         raise errors.MatchNotActive("the match has ended")
@@ -438,16 +440,19 @@ def match_join(*, match_id: object, user: AbstractBaseUser, seat: int | None = N
     chosen.joined_at = timezone.now()
     chosen.save(update_fields=["kind", "user", "joined_at"])
     match.seat_users = [user.pk if s.pk == chosen.pk else s.user_id for s in seats]
-    fields = ["seat_users", "updated_at"]
+    match.save(update_fields=["seat_users", "updated_at"])
     if all(s.kind != SeatKind.OPEN for s in seats if s.pk != chosen.pk):
         match.status = MatchStatus.ACTIVE
+    game, state = game_of(match), load_state(match)
+    if game.players(state)[chosen.index] == OPEN:
+        _commit_events(match, state, game.join(state, chosen.index), actor=f"user:{user.pk}")
+    elif match.status == MatchStatus.ACTIVE:  # a log from before seat_taken: no event
         match.turn_started_at = timezone.now()
-        fields += ["status", "turn_started_at"]
-        followup = _followup(match, load_state(match))
+        followup = _followup(match, state)
         if followup is not None:
             followup.save(force_insert=True)
         _publish_on_commit(followup)
-    match.save(update_fields=fields)
+        match.save(update_fields=["status", "turn_started_at"])
     return chosen
 
 

@@ -17,7 +17,15 @@ from collections.abc import Iterable
 
 from cards.errors import EngineError
 from cards.protocol import LogAudit
-from ninety_nine.decide import abort_match, action_of, automatic_events, decide, start_match
+from cards.seating import SeatTaken
+from ninety_nine.decide import (
+    abort_match,
+    action_of,
+    automatic_events,
+    decide,
+    join_match,
+    start_match,
+)
 from ninety_nine.events import DealStarted, Event, MatchAborted, MatchStarted
 from ninety_nine.state import State, evolve
 
@@ -30,6 +38,8 @@ def rules_batch(state: State | None, event: Event) -> list[Event]:
         return start_match(event.rules, event.players, bytes.fromhex(event.seed))
     if isinstance(event, MatchAborted):
         return abort_match(state, event.reason)
+    if isinstance(event, SeatTaken):
+        return join_match(state, event.seat)
     acted = action_of(event)
     if acted is not None:
         return decide(state, *acted)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from cards import errors
-from cards.protocol import COM, HUMAN
+from cards.seating import check_kinds, refuse_while_waiting, take_seat, waiting
 from cards.shuffle import commitment_of
 from cards.tricks import follow_suit, suit_of, trick_winner
 from ninety_nine.actions import (
@@ -59,12 +59,16 @@ def start_match(rules: Rules, players: Sequence[str], seed: bytes) -> list[Event
     kinds = tuple(players)
     if len(kinds) != SEATS:
         raise errors.RulesError("players", f"Ninety-Nine is played by exactly {SEATS}")
-    if any(kind not in (HUMAN, COM) for kind in kinds):
-        raise errors.RulesError("players", "each seat is 'human' or 'com'")
+    check_kinds(kinds)
     if not isinstance(seed, bytes) or len(seed) < SEED_BYTES_MIN:
         raise errors.RulesError("seed", f"must be at least {SEED_BYTES_MIN} bytes")
     started = MatchStarted(rules, kinds, seed.hex(), commitment_of(seed))
     return [started, *automatic_events(evolve(None, started))]
+
+
+def join_match(state: State, seat: Seat) -> list[Event]:
+    """A player takes open ``seat``."""
+    return [*take_seat(state.players, seat, ended=state.ended)]
 
 
 def abort_match(state: State, reason: str) -> list[Event]:
@@ -138,6 +142,8 @@ def legal_actions(state: State, seat: Seat) -> list[Action]:
     aside three of twelve cards, in the hand's order)."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
         return []
+    if waiting(state.players):
+        return []
     if state.phase is Phase.BIDDING and not state.bids[seat]:
         return [Bid(cards) for cards in combinations(state.hands[seat], BID_SIZE)]
     if state.to_act != seat:
@@ -161,6 +167,7 @@ def decide(state: State, seat: Seat, action: Action) -> list[Event]:
         raise errors.NotASeatError(f"seat must be between 0 and {SEATS - 1}")
     if state.ended:
         raise errors.MatchOverError("the match is over")
+    refuse_while_waiting(state.players)
     if isinstance(action, Bid):
         event: Event = _bid(state, seat, action)
     elif isinstance(action, Pass | Declare | Reveal):

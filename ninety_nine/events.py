@@ -17,6 +17,7 @@ from typing import Any, ClassVar, TypeAlias
 
 from cards.deck import CardCode
 from cards.events import EventCodec
+from cards.seating import SeatTaken
 from ninety_nine.rules import Rules, Seat
 
 Hands: TypeAlias = tuple[tuple[CardCode, ...], ...]
@@ -182,6 +183,7 @@ Event: TypeAlias = (
     | DealScored
     | MatchFinished
     | MatchAborted
+    | SeatTaken
 )
 EVENT_TYPES: tuple[type[Event], ...] = (
     MatchStarted,
@@ -194,6 +196,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     DealScored,
     MatchFinished,
     MatchAborted,
+    SeatTaken,
 )
 EVENT_NAMES: tuple[str, ...] = tuple(cls.name for cls in EVENT_TYPES)
 

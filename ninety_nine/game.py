@@ -14,7 +14,7 @@ from ninety_nine.actions import Action, action_from_json
 from ninety_nine.audit import audit_log
 from ninety_nine.com import LEVELS, choose_action
 from ninety_nine.com.hint import hint
-from ninety_nine.decide import abort_match, decide, legal_actions, start_match
+from ninety_nine.decide import abort_match, decide, join_match, legal_actions, start_match
 from ninety_nine.events import Event, event_from_row, event_payload
 from ninety_nine.hidden import resample_hidden
 from ninety_nine.rules import OPTION_DOCS, OPTION_SCHEMAS, OPTIONS, PRESET, PRESETS, SEATS, Rules
@@ -89,6 +89,9 @@ class NinetyNine:
 
     def decide(self, state: State, seat: int, action: Action) -> list[Event]:
         return decide(state, seat, action)
+
+    def join(self, state: State, seat: int) -> list[Event]:
+        return join_match(state, seat)
 
     def abort(self, state: State, reason: str) -> list[Event]:
         return abort_match(state, reason)

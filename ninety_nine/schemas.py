@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cards.seating import KIND_SCHEMA
 from ninety_nine.actions import ACTION_TYPES, Declare, Pass
 from ninety_nine.decide import decide, legal_actions, start_match
 from ninety_nine.events import CODEC
@@ -135,7 +136,7 @@ VIEW = {
             "dealer": SEAT,
             "eldest": {**SEAT, "description": "the dealer's left: calls and leads first"},
             "trumps": {**_null(SUIT), "description": "the trump suit; null: no trumps"},
-            "players": _list({"type": "string", "enum": ["human", "com"]}, SEATS),
+            "players": _list(KIND_SCHEMA, SEATS),
             "seats_to_act": _list(SEAT),
             "dealt": {
                 **_per_seat(_null(_list(CARD))),
@@ -179,7 +180,7 @@ VIEW = {
 _HANDS = {**_list(_list(HIDDEN_CARD)), "description": "by seat; null cards where hidden"}
 _EVENT_FIELDS: dict[str, dict[str, Any]] = {
     "rules": ref("Rules"),
-    "players": _list({"type": "string", "enum": ["human", "com"]}, SEATS),
+    "players": _list(KIND_SCHEMA, SEATS),
     "seed": {**_null({"type": "string"}), "description": "null until the match ends"},
     "commitment": {"type": "string", "description": "SHA-256 of the seed"},
     "deal": {"type": "integer", "minimum": 1},

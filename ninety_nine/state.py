@@ -15,6 +15,7 @@ from typing import Any, TypeAlias
 from cards.deck import CardCode
 from cards.errors import EngineError
 from cards.frozen import replaced as _replace  # the hot path's copy of a state
+from cards.seating import SeatTaken, seated, waiting
 from ninety_nine.actions import PASS, REVEAL
 from ninety_nine.events import (
     BidMade,
@@ -93,7 +94,10 @@ class State:
         return tuple(contract_of(b) if b else None for b in self.bids)
 
     def seats_to_act(self) -> tuple[Seat, ...]:
-        """The seats that have something to do now: every seat yet to bid while bidding."""
+        """The seats that have something to do now: every seat yet to bid while bidding;
+        none while a seat is open."""
+        if waiting(self.players):
+            return ()
         if self.phase is Phase.BIDDING:
             return tuple(s for s, bid in enumerate(self.bids) if not bid)
         if self.phase in (Phase.PREMIUM, Phase.PLAYING) and self.to_act is not None:
@@ -218,7 +222,12 @@ def _match_aborted(s: State, e: MatchAborted) -> Changes:
     return {"phase": Phase.ABORTED, "to_act": None, "end_reason": e.reason}
 
 
+def _seat_taken(s: State, e: SeatTaken) -> Changes:
+    return {"players": seated(s.players, e.seat)}
+
+
 _EVOLVERS: dict[type, Callable[[Any, Any], Changes]] = {
+    SeatTaken: _seat_taken,
     DealStarted: _deal_started,
     BidMade: _bid_made,
     PremiumCalled: _premium_called,

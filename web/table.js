@@ -95,7 +95,7 @@ export function cardNode(code, label, attributes, onClick = null) {
 
 /**
  * The fields of a view every game has.
- * @typedef {{version: number, phase: string, seat: number | null, seats_to_act: number[], winners: number[], totals: number[], turn_deadline?: string}} CommonView
+ * @typedef {{version: number, phase: string, seat: number | null, seats_to_act: number[], players: string[], winners: number[], totals: number[], turn_deadline?: string}} CommonView
  */
 
 /**
@@ -168,6 +168,8 @@ export class Table {
         return "The match is over.";
       case "match_aborted":
         return "The match was stopped.";
+      case "seat_taken":
+        return `${capital(event.seat === null ? "someone" : this.seatName(event.seat))} took a seat.`;
       default:
         return "";
     }
@@ -387,6 +389,9 @@ export class Table {
     if (signal.aborted) return;
     const view = this.narrow(await api.stateAt(this.detail.id, event.seq, signal));
     if (!view || event.seq <= this.version || signal.aborted) return;
+    // someone took an open seat: read the match again for their name (and its status)
+    if (event.type === "seat_taken") this.detail = await api.match(this.detail.id, signal);
+    if (signal.aborted) return;
     this.passing = more();
     this.record(event);
     this.show(view);
@@ -593,6 +598,8 @@ export class Table {
 
   /** Who the table waits for, in words. @param {V} view */
   waitingText(view) {
+    const open = view.players.filter((kind) => kind === "open").length;
+    if (open) return `Waiting for ${open === 1 ? "a player to take the open seat" : `players to take the ${open} open seats`}…`;
     const waiting = view.seats_to_act.map((s) => this.seatName(s));
     return waiting.length ? `Waiting for ${waiting.join(", ")}…` : "Waiting…";
   }

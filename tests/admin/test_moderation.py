@@ -91,7 +91,7 @@ def test_a_seat_handed_to_a_com_plays_on_to_the_end(
             break
         assert 1 not in duel.seats_to_act  # never left waiting on the COM
     assert duel.status == MatchStatus.FINISHED
-    actors = set(MatchEvent.objects.filter(match=duel, seq__gt=2).values_list("actor", flat=True))
+    actors = set(MatchEvent.objects.filter(match=duel, seq__gt=3).values_list("actor", flat=True))
     assert f"user:{bob.pk}" not in actors and "com:normal:1" in actors
 
 

@@ -72,6 +72,7 @@ def post(
 def duel(users):
     match = services.match_create(creator=users["alice"], seats=[{"type": "me"}, {"type": "open"}])
     services.match_join(match_id=match.id, user=users["bob"])
+    match.refresh_from_db()
     return match, Token.objects.create(user=users["alice"]).key
 
 

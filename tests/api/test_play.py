@@ -16,7 +16,7 @@ def test_an_action_returns_version_events_and_view(alice, duel):
     response = act(alice, duel, type="reveal", position=0)
     assert response.status_code == 200, response.content
     body = response.json()
-    assert body["version"] == 3 and response["ETag"] == '"3"'
+    assert body["version"] == 4 and response["ETag"] == '"4"'  # (bob's seat_taken was 3)
     assert [e["type"] for e in body["events"]] == ["card_revealed"]
     assert body["view"]["grids"][0][0] == body["events"][0]["data"]["card"]
 
@@ -31,9 +31,9 @@ def test_if_match_and_expected_version(alice, bob, duel):
         act(alice, duel, type="reveal", position=0, expected_version=1), 409, "version_conflict"
     )
     assert (
-        act(alice, duel, headers={"If-Match": '"2"'}, type="reveal", position=0).status_code == 200
+        act(alice, duel, headers={"If-Match": '"3"'}, type="reveal", position=0).status_code == 200
     )
-    assert act(alice, duel, type="reveal", position=1, expected_version=3).status_code == 200
+    assert act(alice, duel, type="reveal", position=1, expected_version=4).status_code == 200
     for malformed in ("soon", "3", '"3', '"-3"'):
         assert_problem(
             act(alice, duel, headers={"If-Match": malformed}, type="reveal", position=2),
@@ -41,7 +41,7 @@ def test_if_match_and_expected_version(alice, bob, duel):
             "malformed_request",
         )
     assert (
-        act(bob, duel, headers={"If-Match": 'W/"4"'}, type="reveal", position=0).status_code == 200
+        act(bob, duel, headers={"If-Match": 'W/"5"'}, type="reveal", position=0).status_code == 200
     )
 
 
@@ -134,15 +134,15 @@ def test_events_states_audit_and_export(alice, carol, duel):
     )
     deal = page["events"][0]["data"]
     assert deal["stock"] is None and deal["grids"][0] == [None] * 6
-    page = alice.get(f"/api/matches/{duel}/events", {"after": 3, "wait": 1}).json()
-    assert page["events"] == [] and page["version"] == 3
+    page = alice.get(f"/api/matches/{duel}/events", {"after": 4, "wait": 1}).json()
+    assert page["events"] == [] and page["version"] == 4
     past = alice.get(f"/api/matches/{duel}/states/2").json()
     assert past["version"] == 2 and past["grids"][0] == [None] * 6
     assert_problem(alice.get(f"/api/matches/{duel}/states/99"), 400, "validation_error")
     assert_problem(alice.get(f"/api/matches/{duel}/events", {"after": -1}), 400, "validation_error")
     # past the last event: a reader that would wait for nothing is told so, at once
     past = alice.get(f"/api/matches/{duel}/events", {"after": 99, "wait": 5})
-    assert assert_problem(past, 400, "validation_error")["errors"] == {"after": ["at most 3"]}
+    assert assert_problem(past, 400, "validation_error")["errors"] == {"after": ["at most 4"]}
     resumed = alice.get(f"/api/matches/{duel}/stream", HTTP_LAST_EVENT_ID="99")
     assert "Last-Event-ID" in assert_problem(resumed, 400, "validation_error")["errors"]
     assert_problem(
@@ -151,7 +151,7 @@ def test_events_states_audit_and_export(alice, carol, duel):
     assert_problem(alice.get(f"/api/matches/{duel}/audit"), 409, "match_not_ended")
     export = carol.get(f"/api/matches/{duel}/export")
     lines = b"".join(export.streaming_content).decode().splitlines()
-    assert export["Content-Type"] == "application/x-ndjson" and len(lines) == 3
+    assert export["Content-Type"] == "application/x-ndjson" and len(lines) == 4
 
 
 def test_errors_outside_the_api_views_are_problems_too(client):

@@ -153,7 +153,7 @@ def test_a_stream_resumes_after_its_last_event_with_no_gap_or_repeat(app, users,
         return seen
 
     seen = run(body)
-    assert seen == list(range(1, len(seen) + 1)) and len(seen) == 5  # 2 at the start + 3
+    assert seen == list(range(1, len(seen) + 1)) and len(seen) == 6  # 3 at the start + 3
 
 
 def test_a_stream_shows_a_player_only_what_their_seat_may_see(app, users, duel):
@@ -165,15 +165,16 @@ def test_a_stream_shows_a_player_only_what_their_seat_may_see(app, users, duel):
         )
         await sync_to_async(flip)(users, match_id, "alice", 3)
         lines: list[dict[str, Any]] = []
-        while len(lines) < 3:
+        while len(lines) < 4:
             chunk = await asyncio.wait_for(reply.chunks.get(), 10)
             lines += [json.loads(line) for line in chunk.decode().splitlines() if line]
         await reply.disconnect()
         return lines
 
-    started, dealt, flipped = run(body)
+    started, dealt, joined, flipped = run(body)
     assert started["data"]["seed"] is None
     assert dealt["data"]["grids"] == [[None] * 6, [None] * 6] and dealt["data"]["stock"] is None
+    assert joined["type"] == "seat_taken" and joined["data"] == {"seat": 1}
     assert flipped["data"]["card"]  # a flip is public
 
 

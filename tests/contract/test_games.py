@@ -52,7 +52,7 @@ import pytest
 import games
 from cards.deck import is_card_code
 from cards.errors import IllegalActionError, MalformedActionError, MalformedEventError, RulesError
-from cards.protocol import COM, HUMAN, Game
+from cards.protocol import COM, HUMAN, OPEN, Game
 from cards.shuffle import commitment_of
 from tests.toy import TOY
 
@@ -231,6 +231,7 @@ class Playout:
     preset: str = ""
     rules: Any = None
     kinds: list[str] = field(default_factory=list)
+    open_seats: list[int] = field(default_factory=list)  # humans' seats left open at first
     levels: list[str] = field(default_factory=list)
     seed: bytes = b""
     events: list[Any] = field(default_factory=list)
@@ -275,17 +276,24 @@ class Playout:
             else:
                 kinds = [rng.choice((HUMAN, COM)) for _ in range(seats)]
             try:
-                first = game.start(self.rules, kinds, self.seed)
+                first = game.start(self.rules, self.opened(kinds), self.seed)
                 break
             except RulesError as exc:
                 check_rules_error(game, exc)
         else:  # these options cannot be played with this many seats: the preset can
             self.rules = game.rules(self.preset, {})
-            first = game.start(self.rules, kinds, self.seed)
+            first = game.start(self.rules, self.opened(kinds), self.seed)
         self.kinds = kinds
         fast = [lv for lv in info.com_levels if lv not in slow_levels(game)]
         self.levels = [rng.choice(fast or list(info.com_levels)) for _ in kinds]
         self.record(first)
+
+    def opened(self, kinds: list[str]) -> list[str]:
+        """The seats' kinds at the start: in every fourth playout some human seats are left
+        open, to be taken before anyone plays (``take_open_seats``)."""
+        humans = [s for s, kind in enumerate(kinds) if kind == HUMAN]
+        self.open_seats = [s for s in humans if self.index % 4 == 1 and self.rng.random() < 0.7]
+        return [OPEN if s in self.open_seats else kind for s, kind in enumerate(kinds)]
 
     def record(self, batch: list[Any]) -> None:
         assert batch, "no events"
@@ -297,8 +305,33 @@ class Playout:
         self.state = self.game.replay(batch, self.state)
 
     # --- playing ------------------------------------------------------------------------
+    def take_open_seats(self) -> None:
+        """While a seat is open nobody is to act and every action is refused
+        (``waiting_for_players``); taking a seat that is not open is refused too."""
+        game, rng = self.game, self.rng
+        filled = self.state
+        for seat in self.open_seats:
+            filled = game.replay(game.join(filled, seat), filled)
+        waiting = [(s, a) for s in game.seats_to_act(filled) for a in game.legal_actions(filled, s)]
+        for seat in rng.sample(self.open_seats, len(self.open_seats)):
+            assert game.seats_to_act(self.state) == ()
+            assert all(game.legal_actions(self.state, s) == [] for s in range(self.seats))
+            for s, action in rng.sample(waiting, min(len(waiting), 3)):
+                with pytest.raises(IllegalActionError) as refused:
+                    game.decide(self.state, s, action)
+                assert refused.value.code == "waiting_for_players"
+            taken = [s for s, kind in enumerate(game.players(self.state)) if kind != OPEN]
+            for other in [*rng.sample(taken, min(len(taken), 1)), -1, self.seats]:
+                with pytest.raises(IllegalActionError) as refused:
+                    game.join(self.state, other)
+                assert refused.value.code == "seat_not_open"
+            self.check_views()
+            self.record(game.join(self.state, seat))
+        assert game.players(self.state) == tuple(self.kinds)
+
     def play(self) -> None:
         game, rng = self.game, self.rng
+        self.take_open_seats()
         abort_at = rng.randrange(12) if self.index % 5 == 4 else None
         last_round = 0
         for step in range(MAX_STEPS):

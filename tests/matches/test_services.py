@@ -87,21 +87,29 @@ def test_join_fills_open_seats_then_activates(alice, bob, carol):
     with pytest.raises(errors.AlreadySeated):
         match_join(match_id=match.id, user=alice)
     assert match_join(match_id=match.id, user=bob).index == 1
+    match.refresh_from_db()
+    assert (match.status, match.version, match.seats_to_act) == (MatchStatus.WAITING, 3, [])
     assert match_join(match_id=match.id, user=carol, seat=2).index == 2
     match.refresh_from_db()
     assert match.status == MatchStatus.ACTIVE
+    assert match.version == 4 and match.seats_to_act == [0, 1, 2]
+    joins = [(e.type, e.payload, e.actor) for e in load_events(match)[2:]]
+    assert joins == [
+        ("seat_taken", {"seat": 1}, f"user:{bob.pk}"),
+        ("seat_taken", {"seat": 2}, f"user:{carol.pk}"),
+    ]
     with pytest.raises(errors.NoOpenSeat):
         match_join(match_id=match.id, user=alice.__class__.objects.create_user("dave"))
 
 
 def test_acting_appends_events_with_the_next_sequence_numbers(duel, alice, bob):
     result = match_act(match_id=duel.id, user=alice, action={"type": "reveal", "position": 0})
-    assert (result.first_seq, result.version) == (3, 3)
+    assert (result.first_seq, result.version) == (4, 4)  # after the deal and bob's seat
     result = match_act(
-        match_id=duel.id, user=bob, action={"type": "reveal", "position": 4}, expected_version=3
+        match_id=duel.id, user=bob, action={"type": "reveal", "position": 4}, expected_version=4
     )
-    assert result.version == 4
-    assert [e.seq for e in load_events(duel)] == [1, 2, 3, 4]
+    assert result.version == 5
+    assert [e.seq for e in load_events(duel)] == [1, 2, 3, 4, 5]
 
 
 def test_a_stale_expected_version_writes_nothing(duel, alice):
@@ -112,8 +120,8 @@ def test_a_stale_expected_version_writes_nothing(duel, alice):
             action={"type": "reveal", "position": 0},
             expected_version=1,
         )
-    assert info.value.extra["current_version"] == 2
-    assert MatchEvent.objects.filter(match=duel).count() == 2
+    assert info.value.extra["current_version"] == 3
+    assert MatchEvent.objects.filter(match=duel).count() == 3
 
 
 def test_illegal_and_malformed_actions_write_nothing(duel, alice, carol):
@@ -126,7 +134,7 @@ def test_illegal_and_malformed_actions_write_nothing(duel, alice, carol):
         match_act(match_id=duel.id, user=carol, action={"type": "reveal", "position": 0})
     with pytest.raises(errors.MatchNotFound):
         match_act(match_id="not-a-uuid", user=alice, action={"type": "draw"})
-    assert MatchEvent.objects.filter(match=duel).count() == 2
+    assert MatchEvent.objects.filter(match=duel).count() == 3
 
 
 def test_idempotent_repeats_return_the_first_result(duel, alice):
@@ -138,7 +146,7 @@ def test_idempotent_repeats_return_the_first_result(duel, alice):
         first.version,
         True,
     )
-    assert MatchEvent.objects.filter(match=duel).count() == 3
+    assert MatchEvent.objects.filter(match=duel).count() == 4
     with pytest.raises(errors.IdempotencyConflict):
         match_act(
             match_id=duel.id,

@@ -32,7 +32,7 @@ from cards.errors import (
     NotYourTurnError,
     RulesError,
 )
-from cards.protocol import COM, HUMAN
+from cards.seating import SeatTaken, check_kinds, refuse_while_waiting, seated, waiting
 from cards.shuffle import commitment_of, shuffle_cards
 
 Card: TypeAlias = str
@@ -171,10 +171,12 @@ class MatchAborted:
     version: ClassVar[int] = 1
 
 
-Event: TypeAlias = MatchStarted | Dealt | CardPlayed | RoundWon | MatchFinished | MatchAborted
+Event: TypeAlias = (
+    MatchStarted | Dealt | CardPlayed | RoundWon | MatchFinished | MatchAborted | SeatTaken
+)
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.name: cls
-    for cls in (MatchStarted, Dealt, CardPlayed, RoundWon, MatchFinished, MatchAborted)
+    for cls in (MatchStarted, Dealt, CardPlayed, RoundWon, MatchFinished, MatchAborted, SeatTaken)
 }
 
 
@@ -242,7 +244,7 @@ class State:
 
     @property
     def to_act(self) -> int | None:
-        if self.phase != "play":
+        if self.phase != "play" or waiting(self.players):
             return None
         return (self.leader + len(self.table)) % self.seats
 
@@ -256,7 +258,9 @@ def evolve(state: State | None, event: Event) -> State:
     if state is None:
         raise EngineError("the first event must be match_started")
     changes: dict[str, Any]
-    if isinstance(event, Dealt):
+    if isinstance(event, SeatTaken):
+        changes = {"players": seated(state.players, event.seat)}
+    elif isinstance(event, Dealt):
         changes = {"phase": "play", "round": 1, "leader": 0, "hands": event.hands}
     elif isinstance(event, CardPlayed):
         hand = list(state.hands[event.seat])
@@ -310,8 +314,7 @@ def state_from_json(data: Mapping[str, Any]) -> State:
 # --- deciding ---------------------------------------------------------------------------
 def start(rules: Rules, players: Sequence[str], seed: bytes) -> list[Event]:
     kinds = tuple(players)
-    if any(kind not in (HUMAN, COM) for kind in kinds):
-        raise RulesError("players", "each seat is 'human' or 'com'")
+    check_kinds(kinds)
     if not MIN_SEATS <= len(kinds) <= MAX_SEATS:
         raise RulesError("players", f"must be between {MIN_SEATS} and {MAX_SEATS}")
     if not isinstance(seed, bytes) or len(seed) < 16:
@@ -355,6 +358,7 @@ def decide(state: State, seat: int, action: PlayCard) -> list[Event]:
         raise NotASeatError(f"seat must be between 0 and {state.seats - 1}")
     if state.ended:
         raise MatchOverError("the match is over")
+    refuse_while_waiting(state.players)
     if not isinstance(action, PlayCard):
         raise MalformedActionError(f"not a toy action: {action!r}")
     if state.to_act != seat:

@@ -10,6 +10,7 @@ from typing import Any
 
 from cards.errors import EngineError, NotYourTurnError
 from cards.protocol import Game, GameInfo, LogAudit, Option, Schemas, Summary
+from cards.seating import SeatTaken, take_seat
 from cards.shuffle import commitment_of
 from tests.toy import engine, schemas
 from tests.toy.engine import (
@@ -160,6 +161,8 @@ def _expected(state: State | None, event: Event, owed: list[Event]) -> Event:
         if state.ended:
             raise EngineError("the match had already ended")
         return MatchAborted(event.reason, state.seed.hex())
+    if isinstance(event, SeatTaken):
+        return take_seat(state.players, event.seat, ended=state.ended)[0]
     if isinstance(event, CardPlayed):
         first, *owed[:] = engine.decide(state, event.seat, PlayCard(event.card))
         return first
@@ -218,6 +221,9 @@ class Toy:
 
     def decide(self, state: State, seat: int, action: PlayCard) -> list[Event]:
         return engine.decide(state, seat, action)
+
+    def join(self, state: State, seat: int) -> list[Event]:
+        return [*take_seat(state.players, seat, ended=state.ended)]
 
     def abort(self, state: State, reason: str) -> list[Event]:
         return engine.abort(state, reason)

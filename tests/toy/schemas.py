@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cards.seating import KIND_SCHEMA
 from tests.toy.engine import DECK, MAX_HAND, MAX_SEATS, MIN_HAND, PHASES, PRESETS
 
 CARD = {"type": "string", "enum": list(DECK), "description": "a card code such as 'KS'"}
@@ -52,7 +53,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                 "phase": {"type": "string", "enum": list(PHASES)},
                 "round": INT,
                 "rounds": INT,
-                "players": _list({"type": "string", "enum": ["human", "com"]}),
+                "players": _list(KIND_SCHEMA),
                 "seats_to_act": _list(SEAT),
                 "leader": SEAT,
                 "hand": {**_list(CARD), "description": "your cards; empty for a spectator"},

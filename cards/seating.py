@@ -1,0 +1,91 @@
+"""Open seats: a match is dealt when it is created, but a seat left open waits for a player.
+
+A seat's kind in ``match_started`` is ``human``, ``com`` or ``open``. Each player who takes
+an open seat adds a ``seat_taken`` event (the seat becomes ``human``), so joining is in the
+log like every other fact of a match and moves its version on. While a seat is open
+nobody acts: no seat is to act, no action is legal and every one is refused
+(``waiting_for_players``), so the deal waits untouched for the table to fill.
+
+Every game shares the event and these rules; each folds ``seat_taken`` into its own state
+with :func:`seated`.
+
+>>> take_seat(("human", "open"), 1, ended=False)
+[SeatTaken(seat=1)]
+>>> seated(("human", "open"), 1)
+('human', 'human')
+>>> take_seat(("human", "com"), 1, ended=False)
+Traceback (most recent call last):
+...
+cards.seating.SeatNotOpenError: seat 1 is not open
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from cards.errors import IllegalActionError, MatchOverError, RulesError
+from cards.protocol import COM, HUMAN, OPEN
+
+KINDS = (HUMAN, COM, OPEN)
+#: The JSON Schema of a seat's kind, as views and ``match_started`` show it.
+KIND_SCHEMA: dict[str, Any] = {
+    "type": "string",
+    "enum": list(KINDS),
+    "description": "human, com, or open: a seat waiting for a player (until seat_taken)",
+}
+
+
+@dataclass(frozen=True)
+class SeatTaken:
+    """A player took an open seat (it is a human's from now on)."""
+
+    seat: int
+    name: ClassVar[str] = "seat_taken"
+    version: ClassVar[int] = 1
+
+
+class SeatNotOpenError(IllegalActionError):
+    code = "seat_not_open"
+
+
+class WaitingForPlayersError(IllegalActionError):
+    code = "waiting_for_players"
+
+
+def check_kinds(kinds: Sequence[str]) -> None:
+    """A ``RulesError`` unless every seat's kind is ``human``, ``com`` or ``open``."""
+    if any(kind not in KINDS for kind in kinds):
+        raise RulesError("players", "each seat is 'human', 'com' or 'open'")
+
+
+def humans_to_be(kinds: Sequence[str]) -> int:
+    """The human seats a match will have once its open seats are taken."""
+    return sum(1 for kind in kinds if kind in (HUMAN, OPEN))
+
+
+def waiting(players: Sequence[str]) -> bool:
+    """Some seat is still open: nobody may act yet."""
+    return OPEN in players
+
+
+def refuse_while_waiting(players: Sequence[str]) -> None:
+    if OPEN in players:
+        raise WaitingForPlayersError("the match is waiting for players to take its open seats")
+
+
+def take_seat(players: Sequence[str], seat: int, *, ended: bool) -> list[SeatTaken]:
+    """The events of a player taking open ``seat``, or the error that says why not."""
+    if ended:
+        raise MatchOverError("the match is over")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(players):
+        raise SeatNotOpenError(f"seat must be between 0 and {len(players) - 1}")
+    if players[seat] != OPEN:
+        raise SeatNotOpenError(f"seat {seat} is not open")
+    return [SeatTaken(seat)]
+
+
+def seated(players: Sequence[str], seat: int) -> tuple[str, ...]:
+    """``players`` after ``seat_taken`` for ``seat``."""
+    return tuple(HUMAN if i == seat else kind for i, kind in enumerate(players))
