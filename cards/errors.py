@@ -55,3 +55,10 @@ class NotYourTurnError(IllegalActionError):
 
 class WrongPhaseError(IllegalActionError):
     code = "wrong_phase"
+
+
+#: What replaying a stored log through the rules may raise when the log was not written by
+#: them: their own refusals (``EngineError``), and a field a forger filled with something the
+#: rules cannot read at all (a card that is no card, a seed that is not hex, a seat that is
+#: not a number). A game's ``audit`` reports each as a fault, never as a crash.
+UNREADABLE_LOG = (ValueError, TypeError, LookupError)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from cards.errors import UNREADABLE_LOG
 from cards.protocol import LogAudit
 from cards.seating import SeatTaken
 from golf.actions import (
@@ -73,7 +74,7 @@ def audit_log(events: Iterable[Event]) -> LogAudit:
     for seq, event in enumerate(events, start=1):
         try:
             expected = _expected(state, event, owed)
-        except EngineError as exc:
+        except UNREADABLE_LOG as exc:
             audit.faults.append(f"#{seq} {event.name} is not allowed by the rules: {exc}")
             return audit
         if expected != event:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from cards.errors import EngineError
+from cards.errors import UNREADABLE_LOG, EngineError
 from cards.protocol import LogAudit
 from cards.seating import SeatTaken
 from hearts.actions import Action, PassCards, PlayCard, Undo
@@ -80,7 +80,7 @@ def audit_log(events: Iterable[Event]) -> LogAudit:
     for number, event in enumerate(events, start=1):
         try:
             expected = checker.rules_give(event)
-        except EngineError as exc:
+        except UNREADABLE_LOG as exc:
             result.faults.append(f"#{number} {event.name}: not allowed by the rules: {exc}")
             return result
         if expected != event:

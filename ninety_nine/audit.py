@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 
-from cards.errors import EngineError
+from cards.errors import UNREADABLE_LOG, EngineError
 from cards.protocol import LogAudit
 from cards.seating import SeatTaken
 from ninety_nine.decide import (
@@ -57,7 +57,7 @@ def audit_log(events: Iterable[Event]) -> LogAudit:
         try:
             if not owed:
                 owed.extend(rules_batch(result.state, event))
-        except EngineError as exc:
+        except UNREADABLE_LOG as exc:
             result.faults.append(f"#{seq} {event.name}: not allowed by the rules: {exc}")
             return result
         wanted = owed.popleft()

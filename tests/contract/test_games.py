@@ -602,6 +602,15 @@ class Playout:
                 log = [*events[:index], forged, *events[index + 1 :]]
                 assert game.audit(log).faults, f"the audit passes a forged {changed}"
         assert tried or not targets, "no derived fact could be changed"
+        # a row no engine wrote, that the rules cannot even read: a fault, never a crash
+        for index in rng.sample(range(len(rows)), min(len(rows), 8)):
+            for changed, was_card in garbled(rows[index], rng):
+                try:
+                    forged = game.event_from_row(*changed)
+                except MalformedEventError:
+                    continue
+                audit = game.audit([*events[:index], forged, *events[index + 1 :]])
+                assert audit.faults or not was_card, f"the audit passes a garbled {changed}"
         # the seed (and its commitment) in the first event
         type_, version, payload = rows[0]
         seed = self.seed.hex()
@@ -644,6 +653,20 @@ def tampered(row: tuple[str, int, dict[str, Any]], rng: random.Random) -> Iterat
             target = target[key]
         target[path[-1]] = new
         yield type_, version, data
+
+
+def garbled(row: tuple[str, int, dict[str, Any]], rng: random.Random) -> Iterator[Any]:
+    """Copies of a stored row with one leaf made unreadable: a string that is no card, no
+    hex and no name, or a string where a number was. Yields ``(row, was a card)``."""
+    type_, version, payload = row
+    found = [(p, v) for p, v in leaves(payload) if isinstance(v, str | int)]
+    for path, value in rng.sample(found, min(len(found), 3)):
+        data = copy.deepcopy(payload)
+        target = data
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = "??" if isinstance(value, str) else str(value) + "?"
+        yield (type_, version, data), isinstance(value, str) and is_card_code(value)
 
 
 PLAYOUT_CASES = [
