@@ -628,7 +628,8 @@ class ActionView(TokenCheckingMixin, APIView):
         summary="Take an action",
         description=(
             'One action for your seat. Send the version you acted on as `If-Match: "<version>"` '
-            "(a stale one is 412) or as `expected_version` (a stale one is 409). With an "
+            "(a stale one is 412) or as `expected_version` (a stale one is 409); both, when "
+            "sent, must name the same version. With an "
             "`Idempotency-Key` header a repeated request returns the first response."
         ),
         request={PLAIN_JSON: ACTION_BODY},
@@ -681,6 +682,12 @@ class ActionView(TokenCheckingMixin, APIView):
                 "a non-negative integer",
             )
         if_match = _parse_if_match(request)
+        if None not in (if_match, expected) and if_match != expected:
+            raise invalid_field(
+                "expected_version",
+                f"expected_version {expected} and If-Match {if_match} name different versions",
+                "the version If-Match names, or left out",
+            )
         key = request.headers.get("Idempotency-Key")
         if key is not None and not IDEMPOTENCY_KEY.fullmatch(key):
             raise ApiProblem(

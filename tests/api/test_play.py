@@ -34,6 +34,10 @@ def test_if_match_and_expected_version(alice, bob, duel):
         act(alice, duel, headers={"If-Match": '"3"'}, type="reveal", position=0).status_code == 200
     )
     assert act(alice, duel, type="reveal", position=1, expected_version=4).status_code == 200
+    both = act(
+        alice, duel, headers={"If-Match": '"5"'}, type="reveal", position=2, expected_version=4
+    )
+    assert "expected_version" in assert_problem(both, 400, "validation_error")["errors"]
     for malformed in ("soon", "3", '"3', '"-3"'):
         assert_problem(
             act(alice, duel, headers={"If-Match": malformed}, type="reveal", position=2),
