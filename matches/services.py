@@ -106,7 +106,7 @@ def _followup(match: Match, state: State) -> FollowUp | None:
         people = any(uid is not None for uid in match.seat_users)
         queue = settings.INTERACTIVE_QUEUE if people else settings.BACKGROUND_QUEUE
     elif (limit := turn_limit(match)) is not None:
-        kind, due = FollowUpKind.TIMER, now + timedelta(seconds=limit)
+        kind, due = FollowUpKind.TIMER, (match.turn_started_at or now) + timedelta(seconds=limit)
         queue = settings.INTERACTIVE_QUEUE
     else:
         return None
@@ -190,8 +190,12 @@ def _refresh_read_model(
     if match.ended and match.ended_at is None:
         match.ended_at = timezone.now()
     to_act: tuple[int, ...] | None = game.seats_to_act(state)
-    if before is None or game.seats_to_act(before) != to_act:
-        match.turn_started_at = timezone.now()
+    waited = () if before is None else game.seats_to_act(before)
+    if before is None or waited != to_act:
+        # a new wait begins, unless some of the seats choosing at once (passes, bids,
+        # opening flips) have chosen: the others' clock runs on from when it began
+        if before is None or not set(to_act) < set(waited):
+            match.turn_started_at = timezone.now()
         match.seats_to_act = list(to_act)
     else:
         to_act = None  # unchanged: the seats need no write

@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from matches.models import Match, MatchEvent
+from matches.models import FollowUp, FollowUpKind, Match, MatchEvent
 from matches.selectors import match_view
 from matches.services import com_turn, match_act, match_create, match_join
 from matches.tasks import sweep, turn_timer
@@ -64,6 +64,26 @@ def timed_duel(alice, bob, timeout=60):
         match_act(match_id=match.id, user=user, action={"type": "reveal", "position": pos})
     match.refresh_from_db()
     return match
+
+
+def test_a_seat_choosing_with_others_at_once_does_not_restart_their_clock(alice, bob):
+    """The opening flips are chosen at once: alice's done gives bob no more time, and his
+    timer is due when his wait began plus the timeout; the first draw is a new wait."""
+    match = match_create(creator=alice, seats=[{"type": "me"}, {"type": "open"}], turn_timeout=60)
+    match_join(match_id=match.id, user=bob)
+    match.refresh_from_db()
+    began = match.turn_started_at
+    assert began is not None and match.seats_to_act == [0, 1]
+    for pos in (0, 1):
+        match_act(match_id=match.id, user=alice, action={"type": "reveal", "position": pos})
+    match.refresh_from_db()
+    assert match.seats_to_act == [1] and match.turn_started_at == began
+    timer = FollowUp.objects.get(match=match, version=match.version, kind=FollowUpKind.TIMER)
+    assert timer.due_at == began + timedelta(seconds=60)
+    for pos in (0, 1):
+        match_act(match_id=match.id, user=bob, action={"type": "reveal", "position": pos})
+    match.refresh_from_db()
+    assert match.seats_to_act == [0] and match.turn_started_at > began
 
 
 def test_a_timed_out_turn_is_played_by_the_server(alice, bob):
