@@ -331,7 +331,10 @@ class EventSerializer(serializers.Serializer):
         help_text="who caused it: user:<id>, com:<level>:<seat>, timer:<seat>, system, staff:<id>"
     )
     seat = serializers.IntegerField(
-        allow_null=True, help_text="the seat whose move it records; null for the system"
+        allow_null=True,
+        help_text="the seat of its actor: whose move caused it (the move's own event and "
+        "those that follow from it in the same write, a deal or a trick's end, alike; the "
+        "creator's for the first events); null for the system or staff",
     )
     created_at = serializers.DateTimeField()
     data = GameEventDataField(
