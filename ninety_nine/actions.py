@@ -86,8 +86,10 @@ _FIELDS = {"bid": {"type", "cards"}, "play": {"type", "card"}}
 
 
 def _card(value: Any) -> CardCode:
-    if not isinstance(value, str) or value not in PACK_SET:
-        raise MalformedActionError(f"{value!r} is not a card of the pack (6 to ace, e.g. 'TD')")
+    if not isinstance(value, str):
+        raise MalformedActionError("a card is a card code such as 'TD'")
+    if value not in PACK_SET:
+        raise MalformedActionError(f"{value[:8]!r} is not a card of the pack (6 to ace, e.g. 'TD')")
     return value
 
 
@@ -102,7 +104,9 @@ def action_from_json(data: object) -> Action:
     if extra:
         raise MalformedActionError(f"unexpected field {extra[0]!r} for a {kind!r} action")
     if kind == "play":
-        return Play(_card(data.get("card")))
+        if "card" not in data:
+            raise MalformedActionError("a 'play' action needs its 'card'")
+        return Play(_card(data["card"]))
     if kind == "bid":
         cards = data.get("cards")
         if not isinstance(cards, list) or len(cards) != BID_SIZE:

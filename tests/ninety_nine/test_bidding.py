@@ -200,3 +200,20 @@ def test_bids_of_a_fresh_deal_start_empty():
     state, _ = lead_spades(state)
     assert state.deal == 2 and state.phase is Phase.BIDDING
     assert state.bids == ((), (), ()) and state.seats_to_act() == (0, 1, 2)
+
+
+@pytest.mark.parametrize(
+    ("bad", "says"),
+    [
+        ({"type": "play"}, "needs its 'card'"),
+        ({"type": "play", "card": None}, "a card is a card code"),
+        ({"type": "play", "card": 7}, "a card is a card code"),
+        ({"type": "play", "card": "2C"}, "'2C' is not a card of the pack"),
+        ({"type": "play", "card": "X" * 500}, "'XXXXXXXX' is not a card of the pack"),
+    ],
+)
+def test_a_malformed_play_says_what_is_wrong_in_words(bad, says):
+    with pytest.raises(MalformedActionError) as refused:
+        action_from_json(bad)
+    assert says in str(refused.value) and "None" not in str(refused.value)
+    assert len(str(refused.value)) < 100  # a long string sent is not echoed whole
