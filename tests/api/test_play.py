@@ -158,6 +158,14 @@ def test_events_states_audit_and_export(alice, carol, duel):
     assert export["Content-Type"] == "application/x-ndjson" and len(lines) == 4
 
 
+def test_a_format_a_view_cannot_answer_in_is_a_404_naming_those_it_can(alice, duel):
+    for path in ("", "/events", "/stream", "/export"):
+        refused = alice.get(f"/api/matches/{duel}{path}", {"format": "xml"})
+        detail = assert_problem(refused, 404, "not_found")["detail"]
+        assert "'xml'" in detail and "format is one of [" in detail and "'json'" in detail
+    assert alice.get(f"/api/matches/{duel}", {"format": "json"}).status_code == 200
+
+
 def test_errors_outside_the_api_views_are_problems_too(client):
     response = client.get("/api/nowhere")
     assert response.status_code == 404 and response.json()["code"] == "not_found"
