@@ -102,6 +102,25 @@ def test_join_fills_open_seats_then_activates(alice, bob, carol):
         match_join(match_id=match.id, user=alice.__class__.objects.create_user("dave"))
 
 
+def test_a_match_created_before_joins_were_events_starts_when_its_seat_is_taken(
+    alice, bob, monkeypatch
+):
+    """Its match_started has the open seat as a human's: the join adds no event there, the
+    match is active at once and its seats are to act."""
+    with monkeypatch.context() as older:
+        older.setattr("matches.services.OPEN", "human")
+        match = match_create(creator=alice, seats=[{"type": "me"}, {"type": "open"}])
+    assert load_events(match)[0].payload["players"] == ["human", "human"]
+    assert match.status == MatchStatus.WAITING
+    match_join(match_id=match.id, user=bob)
+    match.refresh_from_db()
+    assert (match.status, match.version) == (MatchStatus.ACTIVE, 2)
+    assert match.turn_started_at is not None and match.seats_to_act == [0, 1]
+    match_act(match_id=match.id, user=bob, action={"type": "reveal", "position": 0})
+    match.refresh_from_db()
+    assert load_state(match).version == 3
+
+
 def test_acting_appends_events_with_the_next_sequence_numbers(duel, alice, bob):
     result = match_act(match_id=duel.id, user=alice, action={"type": "reveal", "position": 0})
     assert (result.first_seq, result.version) == (4, 4)  # after the deal and bob's seat
