@@ -64,6 +64,10 @@ class GameInfo:
     # phases that are a pause between rounds: the seats to act only say they are ready
     # (a match may bound how long the platform waits for them)
     pause_phases: Sequence[str] = ()
+    # phases in which the seat to act goes on with a turn it began (Golf's opening flips,
+    # the placement of the card it drew): its turn timer runs on; any other move of a
+    # seat starts a new wait
+    turn_goes_on_phases: Sequence[str] = ()
 
 
 @dataclass(frozen=True)

@@ -55,6 +55,8 @@ class Golf:
         # one human and two COMs on a 3x3 grid (as Flick Nines plays), else one COM
         default_seats=dict(DEFAULT_SEATS),
         pause_phases=(state.Phase.HOLE_OVER.value,),
+        # a seat's opening flips, and a draw then its placement, are one turn each
+        turn_goes_on_phases=(state.Phase.FLIPS.value, state.Phase.PLACE.value),
     )
 
     # --- rules ------------------------------------------------------------------------

@@ -190,12 +190,9 @@ def _refresh_read_model(
     if match.ended and match.ended_at is None:
         match.ended_at = timezone.now()
     to_act: tuple[int, ...] | None = game.seats_to_act(state)
-    waited = () if before is None else game.seats_to_act(before)
-    if before is None or waited != to_act:
-        # a new wait begins, unless some of the seats choosing at once (passes, bids,
-        # opening flips) have chosen: the others' clock runs on from when it began
-        if before is None or not set(to_act) < set(waited):
-            match.turn_started_at = timezone.now()
+    if before is None or _new_wait(game, before, state):
+        match.turn_started_at = timezone.now()
+    if before is None or game.seats_to_act(before) != to_act:
         match.seats_to_act = list(to_act)
     else:
         to_act = None  # unchanged: the seats need no write
@@ -213,6 +210,20 @@ def _refresh_read_model(
     if written:
         _publish_on_commit(followup)
     return written
+
+
+def _new_wait(game: Game, before: State, after: State) -> bool:
+    """A move from ``before`` to ``after`` starts a new wait (the turn clock starts again):
+    any move does, but one of several seats choosing at once (passes, bids, simultaneous
+    opening flips), whose clock runs on for the others, and a turn the seat goes on with
+    (the game's ``turn_goes_on_phases``: Golf's second opening flip, or its placement after
+    a draw). So the seat that makes the last of several choices, or wins a trick, and acts
+    next (leads, draws, says it is ready after a hole) has a new wait."""
+    waited, to_act = set(game.seats_to_act(before)), set(game.seats_to_act(after))
+    if to_act < waited or (to_act == waited and len(to_act) > 1):
+        return False
+    goes_on = game.summary(after).phase in game.info.turn_goes_on_phases
+    return not (to_act == waited and goes_on)
 
 
 def _com_to_act(match: Match, state: State) -> bool:

@@ -82,8 +82,27 @@ def test_a_seat_choosing_with_others_at_once_does_not_restart_their_clock(alice,
     assert timer.due_at == began + timedelta(seconds=60)
     for pos in (0, 1):
         match_act(match_id=match.id, user=bob, action={"type": "reveal", "position": pos})
+        match.refresh_from_db()
+        assert match.turn_started_at == began or match.seats_to_act == [0]  # bob's one turn
+    assert match.seats_to_act == [0] and match.turn_started_at > began  # alice draws: anew
+    drawing = match.turn_started_at
+    match_act(match_id=match.id, user=alice, action={"type": "draw"})
     match.refresh_from_db()
-    assert match.seats_to_act == [0] and match.turn_started_at > began
+    assert match.turn_started_at == drawing  # the draw and its placement are one turn
+
+
+def test_the_last_to_choose_who_acts_next_has_a_new_wait(alice, bob):
+    """alice makes the last opening flip and draws first: that draw is a new wait."""
+    match = match_create(creator=alice, seats=[{"type": "me"}, {"type": "open"}], turn_timeout=60)
+    match_join(match_id=match.id, user=bob)
+    for user, pos in ((bob, 0), (bob, 1), (alice, 0)):
+        match_act(match_id=match.id, user=user, action={"type": "reveal", "position": pos})
+    match.refresh_from_db()
+    began = match.turn_started_at
+    assert match.seats_to_act == [0]
+    match_act(match_id=match.id, user=alice, action={"type": "reveal", "position": 1})
+    match.refresh_from_db()
+    assert (match.phase, match.seats_to_act) == ("draw", [0]) and match.turn_started_at > began
 
 
 def test_a_timed_out_turn_is_played_by_the_server(alice, bob):
