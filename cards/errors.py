@@ -60,5 +60,7 @@ class WrongPhaseError(IllegalActionError):
 #: What replaying a stored log through the rules may raise when the log was not written by
 #: them: their own refusals (``EngineError``), and a field a forger filled with something the
 #: rules cannot read at all (a card that is no card, a seed that is not hex, a seat that is
-#: not a number). A game's ``audit`` reports each as a fault, never as a crash.
+#: not a number). A game's ``audit`` reports each as a fault, never as a crash (so would a
+#: defect of the rules on a sound log be, which the contract test's audits of every playout
+#: would then show).
 UNREADABLE_LOG = (ValueError, TypeError, LookupError)

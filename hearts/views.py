@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cards.deck import CardCode
+from cards.seating import waiting
 from hearts.actions import Action
 from hearts.decide import can_undo, legal_actions
 from hearts.events import (
@@ -153,7 +154,7 @@ def view_for(state: State, seat: Seat | None) -> View:
         if state.phase is Phase.PASSING
         else (),
         leader=state.leader,
-        to_act=state.to_act,
+        to_act=None if waiting(state.players) else state.to_act,  # (nobody while a seat is open)
         trick=state.trick_plays(),
         tricks=state.tricks,
         taken=state.taken,

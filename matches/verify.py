@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches.models import Match
+from cards.protocol import OPEN
+from matches.models import Match, MatchStatus, SeatKind
 from matches.store import game_of, load_events, to_event, verify_chain
 
 
@@ -108,4 +109,13 @@ def _read_model_faults(match: Match, state: Any) -> list[str]:
         faults.append(f"read model: totals {match.totals}, replay {list(summary.totals)}")
     if match.winners != list(summary.winners):
         faults.append(f"read model: winners {match.winners}, replay {list(summary.winners)}")
+    open_in_log = [seat for seat, kind in enumerate(game.players(state)) if kind == OPEN]
+    if open_in_log and summary.status == "active":
+        rows = dict(match.seats.values_list("index", "kind"))
+        shut = [seat for seat in open_in_log if rows.get(seat) != SeatKind.OPEN]
+        if match.status != MatchStatus.WAITING or shut:
+            faults.append(
+                f"read model: status {match.status}, seats {shut} taken, but the log has "
+                f"seats {open_in_log} open"
+            )
     return faults

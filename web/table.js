@@ -389,8 +389,9 @@ export class Table {
     if (signal.aborted) return;
     const view = this.narrow(await api.stateAt(this.detail.id, event.seq, signal));
     if (!view || event.seq <= this.version || signal.aborted) return;
-    // someone took an open seat: read the match again for their name (and its status)
-    if (event.type === "seat_taken") this.detail = await api.match(this.detail.id, signal);
+    // someone took an open seat: read the match again for their name (the old one will do
+    // if that read fails: the name is all it adds)
+    if (event.type === "seat_taken") this.detail = await api.match(this.detail.id, signal).catch(() => this.detail);
     if (signal.aborted) return;
     this.passing = more();
     this.record(event);

@@ -359,6 +359,16 @@ def test_verify_reports_a_read_model_that_disagrees_with_the_log(duel):
 
 
 @pytest.mark.django_db
+def test_verify_reports_an_open_seat_of_the_log_that_the_match_has_taken(alice, bob):
+    match = match_create(creator=alice, seats=[{"type": "me"}, {"type": "open"}])
+    assert verify(str(match.id))[0] == 0  # waiting, its seat open: as the log says
+    Match.objects.filter(pk=match.pk).update(status="active")
+    Seat.objects.filter(match=match, index=1).update(kind="human", user=bob)
+    code, out = verify(str(match.id))
+    assert code == 1 and "status active, seats [1] taken, but the log has seats [1] open" in out
+
+
+@pytest.mark.django_db
 def test_verify_needs_a_match(duel):
     from django.core.management import CommandError
 
