@@ -180,6 +180,11 @@ class GameSerializer(serializers.Serializer):
         child=serializers.CharField(),
         help_text="phases that are a pause between rounds (round_pause_seconds bounds them)",
     )
+    turn_goes_on_phases = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="phases in which a seat goes on with the turn it began: its turn clock "
+        "(turn_deadline) runs on; every other move starts a new one",
+    )
 
 
 class RulesetSerializer(serializers.Serializer):

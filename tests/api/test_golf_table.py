@@ -33,6 +33,7 @@ def test_games_list_aliases_default_tables_and_pauses(anon):
     assert golf["com_level_aliases"] == {"medium": "normal"}
     assert golf["default_seats"]["flick-nines"] == ["me", "com", "com"]
     assert golf["pause_phases"] == ["hole_over"]
+    assert golf["turn_goes_on_phases"] == ["flips", "place"]
     presets = {p["name"]: p["rules"] for p in golf["presets"]}
     assert presets["flick-nines"]["match_by"] == "value"
     assert presets["vanikar-six"]["opening_flips"] == "in_turn"
