@@ -113,6 +113,7 @@ ETAG_OPERATIONS = {
     ("/api/matches/{match_id}/join", "post", "200"),
     ("/api/matches/{match_id}/abort", "post", "200"),
     ("/api/matches/{match_id}/actions", "post", "200"),
+    ("/api/matches/{match_id}/actions", "post", "412"),  # the version the match is at
     ("/api/matches/{match_id}/states/{version}", "get", "200"),
 }
 HEADERS = {

@@ -594,19 +594,20 @@ ACTION_BODY = {"$ref": "#/components/schemas/GameAction"}
 # Examples in the docs are the default game's.
 DOCS_EXAMPLES = get_game(DEFAULT_GAME).json_schemas().examples
 
-IF_MATCH = re.compile(r'^(?:W/)?"([0-9]{1,18})"$')
+IF_MATCH = re.compile(r'^(?:\*|(?:W/)?"([0-9]{1,18})")$')
 
 
 def _parse_if_match(request: Request) -> int | None:
+    """The version ``If-Match`` names; ``None`` without one, or for ``*`` (any version)."""
     header = request.headers.get("If-Match")
     if header is None:
         return None
     found = IF_MATCH.fullmatch(header.strip())
     if not found:
         raise ApiProblem(
-            400, "malformed_request", "Malformed request", 'If-Match must be "<version>"'
+            400, "malformed_request", "Malformed request", 'If-Match must be "<version>" or *'
         )
-    return int(found.group(1))
+    return None if found.group(1) is None else int(found.group(1))
 
 
 class ActionSchema(AutoSchema):
@@ -639,7 +640,8 @@ class ActionView(TokenCheckingMixin, APIView):
                 "If-Match",
                 {"type": "string", "pattern": IF_MATCH.pattern},
                 OpenApiParameter.HEADER,
-                description='the version you acted on, as an entity tag: "<version>"',
+                description='the version you acted on, as an entity tag: "<version>" (`*`: '
+                "whatever the version)",
             ),
             OpenApiParameter(
                 "Idempotency-Key",
@@ -713,8 +715,9 @@ class ActionView(TokenCheckingMixin, APIView):
         except errors.VersionConflict as exc:
             if if_match is None:
                 raise
+            current = {"ETag": f'"{exc.extra["current_version"]}"'}
             raise ApiProblem(
-                412, "precondition_failed", "Precondition failed", exc.detail, **exc.extra
+                412, "precondition_failed", "Precondition failed", exc.detail, current, **exc.extra
             ) from None
         match = result.match
         seat = selectors.seat_index_for(match, request.user)

@@ -22,11 +22,9 @@ def test_an_action_returns_version_events_and_view(alice, duel):
 
 
 def test_if_match_and_expected_version(alice, bob, duel):
-    assert_problem(
-        act(alice, duel, headers={"If-Match": '"1"'}, type="reveal", position=0),
-        412,
-        "precondition_failed",
-    )
+    stale = act(alice, duel, headers={"If-Match": '"1"'}, type="reveal", position=0)
+    assert assert_problem(stale, 412, "precondition_failed")["current_version"] == 3
+    assert stale["ETag"] == '"3"'  # the version to act on
     assert_problem(
         act(alice, duel, type="reveal", position=0, expected_version=1), 409, "version_conflict"
     )
@@ -38,7 +36,7 @@ def test_if_match_and_expected_version(alice, bob, duel):
         alice, duel, headers={"If-Match": '"5"'}, type="reveal", position=2, expected_version=4
     )
     assert "expected_version" in assert_problem(both, 400, "validation_error")["errors"]
-    for malformed in ("soon", "3", '"3', '"-3"'):
+    for malformed in ("soon", "3", '"3', '"-3"', "**"):
         assert_problem(
             act(alice, duel, headers={"If-Match": malformed}, type="reveal", position=2),
             400,
@@ -47,6 +45,8 @@ def test_if_match_and_expected_version(alice, bob, duel):
     assert (
         act(bob, duel, headers={"If-Match": 'W/"5"'}, type="reveal", position=0).status_code == 200
     )
+    anyway = act(bob, duel, headers={"If-Match": "*"}, type="reveal", position=1)  # any version
+    assert anyway.status_code == 200 and anyway.json()["version"] == 7
 
 
 def test_idempotency_key(alice, duel):
