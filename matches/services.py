@@ -396,6 +396,11 @@ def match_create(
         raise errors.InvalidMatchRequest(
             "round_pause_seconds must be between 0 and a day", field="round_pause_seconds"
         )
+    if round_pause_seconds is not None and not played.info.pause_phases:
+        raise errors.InvalidMatchRequest(
+            f"{played.info.title} has no pause between rounds to bound",
+            field="round_pause_seconds",
+        )
     has_open = any(s.type == "open" for s in requests)
     first = played.replay(events)
     to_act = played.seats_to_act(first)
@@ -442,6 +447,10 @@ def match_join(*, match_id: object, user: AbstractBaseUser, seat: int | None = N
     if match.ended:
         raise errors.MatchNotActive("the match has ended")
     seats = list(match.seats.all())
+    if seat is not None and not 0 <= seat < len(seats):
+        raise errors.InvalidMatchRequest(
+            f"seat must be between 0 and {len(seats) - 1} in this match", field="seat"
+        )
     if any(s.user_id == user.pk for s in seats):
         raise errors.AlreadySeated("you already have a seat in this match")
     open_seats = [s for s in seats if s.kind == SeatKind.OPEN and (seat is None or s.index == seat)]

@@ -98,8 +98,22 @@ def test_join_fills_open_seats_then_activates(alice, bob, carol):
         ("seat_taken", {"seat": 1}, f"user:{bob.pk}"),
         ("seat_taken", {"seat": 2}, f"user:{carol.pk}"),
     ]
+    dave = alice.__class__.objects.create_user("dave")
     with pytest.raises(errors.NoOpenSeat):
-        match_join(match_id=match.id, user=alice.__class__.objects.create_user("dave"))
+        match_join(match_id=match.id, user=dave)
+    with pytest.raises(errors.InvalidMatchRequest, match="between 0 and 2"):
+        match_join(match_id=match.id, user=dave, seat=5)
+
+
+def test_a_pause_between_rounds_is_bounded_only_where_a_game_has_one(alice):
+    with pytest.raises(errors.InvalidMatchRequest, match="no pause between rounds") as info:
+        match_create(
+            creator=alice,
+            game="ninety-nine",
+            seats=[{"type": "me"}, {"type": "com"}, {"type": "com"}],
+            round_pause_seconds=5,
+        )
+    assert info.value.extra["field"] == "round_pause_seconds"
 
 
 def test_a_match_created_before_joins_were_events_starts_when_its_seat_is_taken(
