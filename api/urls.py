@@ -22,6 +22,7 @@ urlpatterns = [
     path("matches/<uuid:match_id>/events", views.EventsView.as_view(), name="events"),
     path("matches/<uuid:match_id>/stream", views.StreamView.as_view(), name="stream"),
     path("matches/<uuid:match_id>/states/<int:version>", views.StateView.as_view(), name="state"),
+    path("matches/<uuid:match_id>/states/<str:version>", views.NoSuchVersionView.as_view()),
     path("matches/<uuid:match_id>/audit", views.AuditView.as_view(), name="audit"),
     path("matches/<uuid:match_id>/export", views.ExportView.as_view(), name="export"),
     # an id that is not a UUID names no match, under any of the paths above

@@ -949,6 +949,15 @@ class StateView(APIView):
         return _with_etag(Response(selectors.state_view_at(match, request.user, version)), version)
 
 
+class NoSuchVersionView(APIView):
+    """``states/<anything but a number>`` (``-1``, ``abc``, ``1.0``): the 400 of a version
+    out of range, not the router's bare 404 (for a match that exists)."""
+
+    @extend_schema(exclude=True)
+    def get(self, request: Request, match_id: str, version: str) -> Response:
+        raise selectors.no_such_version(selectors.get_match(match_id))
+
+
 class AuditView(APIView):
     throttle_scope = "exports"
 

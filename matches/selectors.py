@@ -156,12 +156,17 @@ def events_between(
     return [event_json(row, game, seat, match.ended, match) for row in rows]
 
 
+def no_such_version(match: Match) -> errors.InvalidMatchRequest:
+    """The error for a version the match has no state at (a number out of range, or none)."""
+    return errors.InvalidMatchRequest(
+        f"version must be a whole number between 1 and {match.version}", field="version"
+    )
+
+
 def state_view_at(match: Match, user: AbstractBaseUser | None, version: int) -> dict[str, Any]:
     """The caller's view of the match as it was after ``version`` events."""
     if not 1 <= version <= match.version:
-        raise errors.InvalidMatchRequest(
-            f"version must be between 1 and {match.version}", field="version"
-        )
+        raise no_such_version(match)
     return view_json(match, state_at(match, version), seat_index_for(match, user))
 
 

@@ -143,6 +143,11 @@ def test_events_states_audit_and_export(alice, carol, duel):
     past = alice.get(f"/api/matches/{duel}/states/2").json()
     assert past["version"] == 2 and past["grids"][0] == [None] * 6
     assert_problem(alice.get(f"/api/matches/{duel}/states/99"), 400, "validation_error")
+    for bad in ("-1", "abc", "1.0", "0x2"):
+        problem = assert_problem(
+            alice.get(f"/api/matches/{duel}/states/{bad}"), 400, "validation_error"
+        )
+        assert problem["errors"] == {"version": ["version must be a whole number between 1 and 4"]}
     assert_problem(alice.get(f"/api/matches/{duel}/events", {"after": -1}), 400, "validation_error")
     # past the last event: a reader that would wait for nothing is told so, at once
     past = alice.get(f"/api/matches/{duel}/events", {"after": 99, "wait": 5})
