@@ -139,6 +139,11 @@ COMMON_PROBLEMS = {
     "429": "too many requests (throttled, too_many_waiters, login_locked): retry after "
     "Retry-After seconds",
 }
+#: ... those of an operation that reads: a query parameter it does not take, or one twice
+READ_PROBLEMS = {
+    "400": "a query parameter the request does not take, or one given twice "
+    "(validation_error, naming it)",
+}
 #: ... and those of an operation that reads a body.
 BODY_PROBLEMS = {
     "413": "the body is larger than the service takes (request_too_large)",
@@ -149,12 +154,15 @@ BODY_PROBLEMS = {
 def declare_every_problem(
     result: dict[str, Any], generator: Any, request: Any, public: Any
 ) -> dict[str, Any]:
-    """Every operation is throttled (429), and one that reads a body refuses a body that is
-    not JSON (415) or too large (413): each says so, as a problem document."""
+    """Every operation is throttled (429), a read refuses a query parameter it does not
+    take (400), and one that reads a body refuses a body that is not JSON (415) or too large
+    (413): each says so, as a problem document."""
     for operations in result.get("paths", {}).values():
-        for operation in operations.values():
+        for method, operation in operations.items():
             responses = operation.setdefault("responses", {})
             wanted = dict(COMMON_PROBLEMS)
+            if method == "get":
+                wanted.update(READ_PROBLEMS)
             if "requestBody" in operation:
                 wanted.update(BODY_PROBLEMS)
             for code, description in wanted.items():

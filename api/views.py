@@ -25,6 +25,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
@@ -118,6 +119,30 @@ class ChoiceParam:
             return raw
         detail = f"{self.name} must be one of: {', '.join(self.words)}"
         raise invalid_field(self.name, detail, f"one of {list(self.words)}")
+
+
+Param = IntParam | ChoiceParam
+
+
+class QueryChecked:
+    """A view whose reads take only the query parameters it declares in ``query`` (and
+    ``format``, which picks the answer's format), each once: any other is a 400 naming it,
+    so that a typo (``afer=5``) is not read as the default without a word."""
+
+    query: tuple[Param, ...] = ()
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)  # type: ignore[misc]  # (an APIView's)
+        if request.method not in ("GET", "HEAD"):
+            return
+        names = [param.name for param in self.query]
+        for name in request.query_params:
+            if name not in names and name != api_settings.URL_FORMAT_OVERRIDE:
+                takes = f"it takes {', '.join(names)}" if names else "it takes none"
+                detail = f"{name[:32]!r} is not a query parameter of this request: {takes}"
+                raise invalid_field(name[:32], detail, "not a parameter here")
+            if len(request.query_params.getlist(name)) > 1:
+                raise invalid_field(name, f"{name} is given more than once", "given once")
 
 
 PAGE = IntParam("page", 1, 1, 10**9, "page number")
@@ -264,7 +289,7 @@ def _user_json(user: Any) -> dict[str, Any]:
     }
 
 
-class MeView(APIView):
+class MeView(QueryChecked, APIView):
     @extend_schema(
         tags=["accounts"], summary="Who am I", responses={200: s.UserSerializer, **problems(401)}
     )
@@ -309,7 +334,7 @@ def game_json(game: Game) -> dict[str, Any]:
     }
 
 
-class GamesView(APIView):
+class GamesView(QueryChecked, APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
@@ -325,8 +350,9 @@ class GamesView(APIView):
 GAME = ChoiceParam("game", lambda: tuple(g.info.name for g in all_games()), "a game")
 
 
-class RulesetsView(APIView):
+class RulesetsView(QueryChecked, APIView):
     permission_classes = [AllowAny]
+    query = (GAME,)
 
     @extend_schema(
         tags=["rules"],
@@ -421,7 +447,12 @@ JOINABLE = ChoiceParam(
 )
 
 
-class MatchListView(APIView):
+LIST_QUERY = (MINE, ALL, GAME, STATUS, PRESET, AWAITING, JOINABLE, PAGE, PAGE_SIZE)
+
+
+class MatchListView(QueryChecked, APIView):
+    query = LIST_QUERY
+
     def get_throttles(self) -> list[BaseThrottle]:
         # a match created is kept for good (its log is append-only, even once aborted):
         # creating has a rate of its own, listing has not
@@ -437,11 +468,7 @@ class MatchListView(APIView):
             "`joinable=true` keeps only the lobbies you do not sit in; staff may ask for "
             "every match with `all=true`."
         ),
-        parameters=[
-            *(param.schema() for param in (MINE, ALL, GAME, STATUS, PRESET, AWAITING, JOINABLE)),
-            PAGE.schema(),
-            PAGE_SIZE.schema(),
-        ],
+        parameters=[param.schema() for param in LIST_QUERY],
         operation_id="matches_list",
         responses={200: s.MatchPageSerializer, **problems(400, 401, 403, 404)},
     )
@@ -541,7 +568,7 @@ class MatchListView(APIView):
         return _with_etag(Response(detail_json(match, request.user), status=201), match.version)
 
 
-class MatchDetailView(APIView):
+class MatchDetailView(QueryChecked, APIView):
     @extend_schema(
         tags=["matches"],
         summary="A match as you see it",
@@ -744,7 +771,7 @@ class ActionView(TokenCheckingMixin, APIView):
 HINT_CACHE_SECONDS = 600
 
 
-class HintView(APIView):
+class HintView(QueryChecked, APIView):
     # a hint is a hard COM's search: throttled on its own and kept per version, so asking
     # again costs a cache read, and asking often is bounded per account
     throttle_scope = "hints"
@@ -783,15 +810,16 @@ class HintView(APIView):
         return Response(hint)
 
 
-class EventsView(APIView):
+EVENTS_QUERY = (AFTER, LIMIT, WAIT)
+
+
+class EventsView(QueryChecked, APIView):
+    query = EVENTS_QUERY
+
     @extend_schema(
         tags=["history"],
         summary="The event log as you may see it",
-        parameters=[
-            AFTER.schema(),
-            LIMIT.schema(),
-            WAIT.schema(),
-        ],
+        parameters=[param.schema() for param in EVENTS_QUERY],
         responses={200: s.EventPageSerializer, **problems(400, 401, 404)},
         examples=[
             OpenApiExample("Two events", value=DOCS_EXAMPLES.get("events"), response_only=True)
@@ -880,8 +908,9 @@ SSE_EVENT = {  # one Server-Sent Event of the stream
 }
 
 
-class StreamView(APIView):
+class StreamView(QueryChecked, APIView):
     renderer_classes = [EventStreamRenderer, NDJSONRenderer, JSONRenderer]
+    query = (AFTER,)
 
     @extend_schema(
         tags=["history"],
@@ -933,7 +962,7 @@ class StreamView(APIView):
         return StreamingHttpResponse(chunks, content_type=f"{media_type}; charset=utf-8")
 
 
-class StateView(APIView):
+class StateView(QueryChecked, APIView):
     throttle_scope = "history"
 
     @extend_schema(
@@ -949,7 +978,7 @@ class StateView(APIView):
         return _with_etag(Response(selectors.state_view_at(match, request.user, version)), version)
 
 
-class NoSuchVersionView(APIView):
+class NoSuchVersionView(QueryChecked, APIView):
     """``states/<anything but a number>`` (``-1``, ``abc``, ``1.0``): the 400 of a version
     out of range, not the router's bare 404 (for a match that exists)."""
 
@@ -958,8 +987,9 @@ class NoSuchVersionView(APIView):
         raise selectors.no_such_version(selectors.get_match(match_id))
 
 
-class AuditView(APIView):
+class AuditView(QueryChecked, APIView):
     throttle_scope = "exports"
+    query = (AFTER, AUDIT_LIMIT)
 
     @extend_schema(
         tags=["history"],
@@ -968,7 +998,7 @@ class AuditView(APIView):
         "of `limit` events after `after`: `next_after` and `has_more` page on, and "
         "`chain_faults` are the page's (its first event checked against the one before it; "
         "the match's head of the chain on the last page).",
-        parameters=[AFTER.schema(), AUDIT_LIMIT.schema()],
+        parameters=[param.schema() for param in (AFTER, AUDIT_LIMIT)],
         responses={200: s.AuditSerializer, **problems(400, 401, 404, 409, 429)},
     )
     def get(self, request: Request, match_id: str) -> Response:
@@ -977,7 +1007,7 @@ class AuditView(APIView):
         return Response(selectors.audit_record(match, after=after, limit=limit))
 
 
-class ExportView(APIView):
+class ExportView(QueryChecked, APIView):
     renderer_classes = [NDJSONRenderer, JSONRenderer]
     throttle_scope = "exports"
 

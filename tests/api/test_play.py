@@ -171,6 +171,20 @@ def test_a_format_a_view_cannot_answer_in_is_a_404_naming_those_it_can(alice, du
     assert alice.get(f"/api/matches/{duel}", {"format": "json"}).status_code == 200
 
 
+def test_a_query_parameter_a_request_does_not_take_is_a_400_naming_it(alice, duel):
+    typo = alice.get(f"/api/matches/{duel}/events", {"afer": 2})
+    problem = assert_problem(typo, 400, "validation_error")
+    assert problem["errors"] == {"afer": ["not a parameter here"]}
+    assert "it takes after, limit, wait" in problem["detail"]
+    none = assert_problem(alice.get(f"/api/matches/{duel}", {"x": 1}), 400, "validation_error")
+    assert "it takes none" in none["detail"]
+    twice = alice.get(f"/api/matches/{duel}/events?after=0&after=1")
+    assert assert_problem(twice, 400, "validation_error")["errors"] == {"after": ["given once"]}
+    for path, query in (("/rulesets", {"game": "golf"}), ("/matches", {"mine": "true"})):
+        assert alice.get(f"/api{path}", query).status_code == 200
+    assert_problem(alice.get("/api/rulesets", {"preset": "bogus"}), 400, "validation_error")
+
+
 def test_errors_outside_the_api_views_are_problems_too(client):
     response = client.get("/api/nowhere")
     assert response.status_code == 404 and response.json()["code"] == "not_found"
