@@ -982,6 +982,8 @@ class NoSuchVersionView(QueryChecked, APIView):
     """``states/<anything but a number>`` (``-1``, ``abc``, ``1.0``): the 400 of a version
     out of range, not the router's bare 404 (for a match that exists)."""
 
+    throttle_scope = "history"
+
     @extend_schema(exclude=True)
     def get(self, request: Request, match_id: str, version: str) -> Response:
         raise selectors.no_such_version(selectors.get_match(match_id))

@@ -222,7 +222,12 @@ def _new_wait(game: Game, before: State, after: State) -> bool:
     waited, to_act = set(game.seats_to_act(before)), set(game.seats_to_act(after))
     if to_act < waited or (to_act == waited and len(to_act) > 1):
         return False
-    goes_on = game.summary(after).phase in game.info.turn_goes_on_phases
+    was, now, info = game.summary(before), game.summary(after), game.info
+    goes_on = (
+        now.phase in info.turn_goes_on_phases
+        and now.round == was.round  # (a new round's first move is a new turn)
+        and was.phase not in info.pause_phases  # (so is the first move after a pause)
+    )
     return not (to_act == waited and goes_on)
 
 
@@ -757,12 +762,15 @@ def timed_out_turn(*, match_id: object, expected_version: int) -> int:
     humans = Seat.objects.filter(match=match, kind=SeatKind.HUMAN).values_list("index", flat=True)
     levels = {seat: TIMER_LEVEL for seat in humans}
     moves, version, seat_in_turn = 0, expected_version, None
+    clock = match.turn_started_at
     while moves < MAX_MOVES_PER_TURN:
         result = auto_move(match_id=match_id, expected_version=version, levels=levels, timer=True)
         if result is None or result.state is None:
             break
         moves += 1
         version = result.version
+        if result.match.turn_started_at != clock:  # a new wait began: the players' time again
+            break
         if pause:  # everyone still to say "ready", until the pause is over
             if result.match.phase not in game_of(result.match).info.pause_phases:
                 break

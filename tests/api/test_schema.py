@@ -187,3 +187,29 @@ def test_the_api_guide_lists_every_code_an_illegal_action_can_have():
     listed = set(re.findall(r"`([a-z_]+)`", row))
     assert {"no_flips_left", "hearts_not_broken", "premium_bid_taken"} <= codes  # all found
     assert codes - {"illegal_action"} <= listed, sorted(codes - listed)
+
+
+def test_each_read_checks_the_query_parameters_its_schema_lists(client):
+    """A view's ``query`` (what it takes, refusing others) and its operation's query
+    parameters in the schema are the same names: neither can drift from the other."""
+    import re
+
+    from django.urls import URLPattern
+
+    from api import urls
+    from api.views import QueryChecked
+
+    document = client.get("/api/schema/?format=json").json()
+    checked = 0
+    for pattern in urls.urlpatterns:
+        view = getattr(getattr(pattern, "callback", None), "view_class", None)
+        if not isinstance(pattern, URLPattern) or not (view and issubclass(view, QueryChecked)):
+            continue
+        path = "/api/" + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", str(pattern.pattern))
+        operation = document["paths"].get(path, {}).get("get")
+        if operation is None:  # (a view the schema leaves out: states/<not a number>)
+            continue
+        listed = {p["name"] for p in operation.get("parameters", []) if p["in"] == "query"}
+        assert listed - {"format"} == {param.name for param in view.query}, path
+        checked += 1
+    assert checked >= 10

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from matches.models import FollowUp, FollowUpKind, Match, MatchEvent
 from matches.selectors import match_view
-from matches.services import com_turn, match_act, match_create, match_join
+from matches.services import com_turn, match_abort, match_act, match_create, match_join
 from matches.tasks import sweep, turn_timer
 
 pytestmark = pytest.mark.django_db
@@ -103,6 +103,67 @@ def test_the_last_to_choose_who_acts_next_has_a_new_wait(alice, bob):
     match_act(match_id=match.id, user=alice, action={"type": "reveal", "position": 1})
     match.refresh_from_db()
     assert (match.phase, match.seats_to_act) == ("draw", [0]) and match.turn_started_at > began
+
+
+def timed_out_to_the_pause(alice, capture, seed, rules=None, match=None):
+    """A one-human match against a COM (``match``, or a new one) whose every human turn
+    the timer plays, up to the pause after a hole."""
+    if match is None:
+        with capture(execute=True):
+            match = match_create(
+                creator=alice,
+                rules=rules or {"holes": 2, "initial_flips": 0},
+                seats=[{"type": "me"}, {"type": "com", "level": "normal"}],
+                turn_timeout=60,
+                seed=seed,
+            )
+    for _ in range(300):
+        match.refresh_from_db()
+        if match.phase == "hole_over":
+            return match
+        assert match.seats_to_act == [0]
+        late = timezone.now() - timedelta(seconds=61)
+        Match.objects.filter(pk=match.pk).update(turn_started_at=late)
+        with capture(execute=True):
+            assert turn_timer.apply(args=(str(match.id), match.version)).get() >= 1
+    raise AssertionError("the hole never ended")
+
+
+def test_a_timer_plays_one_turn_and_leaves_the_pause_after_a_hole_to_its_player(
+    alice, django_capture_on_commit_callbacks
+):
+    """The hole ends with the timer's move for alice; the timer stops there: reading the
+    scores is a new wait of her own, not a 'next' made for her with the hole's last move."""
+    for n in range(1, 20):
+        match = timed_out_to_the_pause(alice, django_capture_on_commit_callbacks, bytes([n]) * 32)
+        if events_of(match)[-1].actor == "timer:0":  # (not the COM's last move)
+            break
+        match_abort(match_id=match.id, user=alice)
+    else:
+        raise AssertionError("no hole ended on the timer's move")
+    assert (match.phase, match.seats_to_act) == ("hole_over", [0])
+    assert timezone.now() - match.turn_started_at < timedelta(seconds=30)  # a wait anew
+    assert not MatchEvent.objects.filter(match=match, type="hole_acknowledged").exists()
+
+
+def test_the_first_flip_after_the_pause_is_a_new_wait(alice, django_capture_on_commit_callbacks):
+    """Opening flips one seat at a time; in hole 3 alice flips first, right after saying
+    she is ready: a new hole, so a new wait, not what was left of the pause."""
+    rules = {"holes": 3, "opening_flips": "in_turn"}
+    match = timed_out_to_the_pause(alice, django_capture_on_commit_callbacks, bytes(32), rules)
+    for hole in (1, 2):
+        assert (match.phase, match.round) == ("hole_over", hole)
+        long_ago = timezone.now() - timedelta(hours=1)
+        Match.objects.filter(pk=match.pk).update(turn_started_at=long_ago)
+        with django_capture_on_commit_callbacks(execute=True):
+            match_act(match_id=match.id, user=alice, action={"type": "next"})
+        if hole == 1:
+            match = timed_out_to_the_pause(
+                alice, django_capture_on_commit_callbacks, b"", match=match
+            )
+    match.refresh_from_db()
+    assert (match.phase, match.round, match.seats_to_act) == ("flips", 3, [0])
+    assert timezone.now() - match.turn_started_at < timedelta(seconds=30)
 
 
 def test_a_timed_out_turn_is_played_by_the_server(alice, bob):
