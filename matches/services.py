@@ -746,8 +746,9 @@ def com_turn(*, match_id: object, expected_version: int) -> bool:
 
 def timed_out_turn(*, match_id: object, expected_version: int) -> int:
     """Act for the humans the match waited on too long (:func:`turn_limit`): ``normal`` COM
-    moves for the seat whose turn ran out, for as long as it is to act; in a pause between
-    rounds, the "ready" of every human seat still to say it. Does nothing unless the match
+    moves for the seat whose turn ran out, for the rest of its turn (until a move starts a
+    new wait, :func:`_new_wait`); in a pause between rounds, the "ready" of every human
+    seat still to say it. Does nothing unless the match
     is still at ``expected_version`` and the wait began that long ago or more. Returns the
     number of moves made."""
     match = Match.objects.filter(pk=match_id).first()
