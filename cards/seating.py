@@ -71,7 +71,7 @@ def waiting(players: Sequence[str]) -> bool:
 
 
 def refuse_while_waiting(players: Sequence[str]) -> None:
-    if OPEN in players:
+    if waiting(players):
         raise WaitingForPlayersError("the match is waiting for players to take its open seats")
 
 
@@ -89,3 +89,9 @@ def take_seat(players: Sequence[str], seat: int, *, ended: bool) -> list[SeatTak
 def seated(players: Sequence[str], seat: int) -> tuple[str, ...]:
     """``players`` after ``seat_taken`` for ``seat``."""
     return tuple(HUMAN if i == seat else kind for i, kind in enumerate(players))
+
+
+def seat_taken_changes(state: Any, event: SeatTaken) -> dict[str, Any]:
+    """What ``seat_taken`` changes in a game's state (any state with ``players``): each
+    game's fold takes it as its own evolver."""
+    return {"players": seated(state.players, event.seat)}

@@ -14,7 +14,7 @@ from typing import Any, TypeAlias
 from cards.deck import CardCode
 from cards.frozen import replaced as _replace  # the hot path's copy of a state
 from cards.protocol import COM, HUMAN
-from cards.seating import SeatTaken, seated, waiting
+from cards.seating import SeatTaken, seat_taken_changes, waiting
 from golf.errors import EngineError
 from golf.events import (
     CardDiscarded,
@@ -392,12 +392,8 @@ def _undone(s: State, e: Undone) -> Changes:
     return {**marked.__dict__, "undo_point": marked}
 
 
-def _seat_taken(s: State, e: SeatTaken) -> Changes:
-    return {"players": seated(s.players, e.seat)}
-
-
 _EVOLVERS: dict[type, Callable[[Any, Any], Changes]] = {
-    SeatTaken: _seat_taken,
+    SeatTaken: seat_taken_changes,
     HoleDealt: _hole_dealt,
     CardRevealed: _card_revealed,
     CardDrawn: _card_drawn,

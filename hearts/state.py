@@ -12,7 +12,7 @@ from typing import Any, TypeAlias
 from cards.deck import CardCode
 from cards.errors import EngineError
 from cards.protocol import COM, HUMAN
-from cards.seating import SeatTaken, seated, waiting
+from cards.seating import SeatTaken, seat_taken_changes, waiting
 from hearts.events import (
     CardPlayed,
     CardsDealt,
@@ -271,12 +271,8 @@ def _undone(s: State, e: Undone) -> Changes:
     return {**marked.__dict__, "undo_point": marked}
 
 
-def _seat_taken(s: State, e: SeatTaken) -> Changes:
-    return {"players": seated(s.players, e.seat)}
-
-
 _EVOLVERS: dict[type, Callable[[Any, Any], Changes]] = {
-    SeatTaken: _seat_taken,
+    SeatTaken: seat_taken_changes,
     CardsDealt: _dealt,
     CardsPassed: _passed,
     PassesExchanged: _exchanged,

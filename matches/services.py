@@ -32,7 +32,7 @@ from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from accounts.tokens import TokenCheck, token_failure, token_sql
-from cards.protocol import COM, HUMAN, OPEN, Game
+from cards.protocol import COM, HUMAN, OPEN, Game, Summary
 from cards.shuffle import commitment_of, new_seed
 from games import DEFAULT_GAME, UnknownGame, get_game
 from matches import errors
@@ -190,9 +190,10 @@ def _refresh_read_model(
     if match.ended and match.ended_at is None:
         match.ended_at = timezone.now()
     to_act: tuple[int, ...] | None = game.seats_to_act(state)
-    if before is None or _new_wait(game, before, state):
+    waited = None if before is None else game.seats_to_act(before)
+    if waited is None or _new_wait(game, before, waited, to_act, summary):
         match.turn_started_at = timezone.now()
-    if before is None or game.seats_to_act(before) != to_act:
+    if waited != to_act:
         match.seats_to_act = list(to_act)
     else:
         to_act = None  # unchanged: the seats need no write
@@ -212,23 +213,28 @@ def _refresh_read_model(
     return written
 
 
-def _new_wait(game: Game, before: State, after: State) -> bool:
-    """A move from ``before`` to ``after`` starts a new wait (the turn clock starts again):
+def _new_wait(
+    game: Game, before: State, waited: Sequence[int], to_act: Sequence[int], now: Summary
+) -> bool:
+    """A move from ``before`` (``waited`` for) to a state ``now`` (waiting for ``to_act``)
+    starts a new wait (the turn clock starts again):
     any move does, but one of several seats choosing at once (passes, bids, simultaneous
     opening flips), whose clock runs on for the others, and a turn the seat goes on with
     (the game's ``turn_goes_on_phases``: Golf's second opening flip, or its placement after
     a draw). So the seat that makes the last of several choices, or wins a trick, and acts
     next (leads, draws, says it is ready after a hole) has a new wait."""
-    waited, to_act = set(game.seats_to_act(before)), set(game.seats_to_act(after))
-    if to_act < waited or (to_act == waited and len(to_act) > 1):
+    before_set, after_set = set(waited), set(to_act)
+    if after_set < before_set or (after_set == before_set and len(after_set) > 1):
         return False
-    was, now, info = game.summary(before), game.summary(after), game.info
+    if after_set != before_set:
+        return True
+    was, info = game.summary(before), game.info  # (only where the same seat acts on)
     goes_on = (
         now.phase in info.turn_goes_on_phases
         and now.round == was.round  # (a new round's first move is a new turn)
         and was.phase not in info.pause_phases  # (so is the first move after a pause)
     )
-    return not (to_act == waited and goes_on)
+    return not goes_on
 
 
 def _com_to_act(match: Match, state: State) -> bool:

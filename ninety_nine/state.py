@@ -15,7 +15,7 @@ from typing import Any, TypeAlias
 from cards.deck import CardCode
 from cards.errors import EngineError
 from cards.frozen import replaced as _replace  # the hot path's copy of a state
-from cards.seating import SeatTaken, seated, waiting
+from cards.seating import SeatTaken, seat_taken_changes, waiting
 from ninety_nine.actions import PASS, REVEAL
 from ninety_nine.events import (
     BidMade,
@@ -222,12 +222,8 @@ def _match_aborted(s: State, e: MatchAborted) -> Changes:
     return {"phase": Phase.ABORTED, "to_act": None, "end_reason": e.reason}
 
 
-def _seat_taken(s: State, e: SeatTaken) -> Changes:
-    return {"players": seated(s.players, e.seat)}
-
-
 _EVOLVERS: dict[type, Callable[[Any, Any], Changes]] = {
-    SeatTaken: _seat_taken,
+    SeatTaken: seat_taken_changes,
     DealStarted: _deal_started,
     BidMade: _bid_made,
     PremiumCalled: _premium_called,

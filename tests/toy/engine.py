@@ -32,7 +32,13 @@ from cards.errors import (
     NotYourTurnError,
     RulesError,
 )
-from cards.seating import SeatTaken, check_kinds, refuse_while_waiting, seated, waiting
+from cards.seating import (
+    SeatTaken,
+    check_kinds,
+    refuse_while_waiting,
+    seat_taken_changes,
+    waiting,
+)
 from cards.shuffle import commitment_of, shuffle_cards
 
 Card: TypeAlias = str
@@ -259,7 +265,7 @@ def evolve(state: State | None, event: Event) -> State:
         raise EngineError("the first event must be match_started")
     changes: dict[str, Any]
     if isinstance(event, SeatTaken):
-        changes = {"players": seated(state.players, event.seat)}
+        changes = seat_taken_changes(state, event)
     elif isinstance(event, Dealt):
         changes = {"phase": "play", "round": 1, "leader": 0, "hands": event.hands}
     elif isinstance(event, CardPlayed):
