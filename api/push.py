@@ -29,7 +29,7 @@ import re
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from django.conf import settings
@@ -244,7 +244,7 @@ class PushRouter:
             return
         await self._serve(note, headers, receive, send)
 
-    async def _sync(self, function: Callable[..., T], *args: Any) -> T:
+    def _submit(self, function: Callable[..., T], *args: Any) -> Future[T]:
         """``function`` on the thread pool, its database connection given back after."""
 
         def call() -> T:
@@ -253,7 +253,10 @@ class PushRouter:
             finally:
                 connection.close()
 
-        return await asyncio.get_running_loop().run_in_executor(self.executor, call)
+        return self.executor.submit(call)
+
+    async def _sync(self, function: Callable[..., T], *args: Any) -> T:
+        return await asyncio.wrap_future(self._submit(function, *args))
 
     async def _serve(
         self, note: dict[str, Any], headers: list[tuple[bytes, bytes]], receive: Any, send: Any
@@ -365,11 +368,20 @@ class PushRouter:
             }
         )
         chunks = export_chunks(note)
+        reading: Future[bytes | None] | None = None
         try:
-            while (chunk := await self._sync(next, chunks, None)) is not None:
+            while True:
+                reading = self._submit(next, chunks, None)
+                if (chunk := await asyncio.wrap_future(reading)) is None:
+                    break
                 await send({"type": "http.response.body", "body": chunk, "more_body": True})
         finally:
-            chunks.close()
+            # a reader gone while a page is read on the pool: the pages are closed when
+            # that read ends (a generator still running cannot be closed)
+            if reading is None:
+                chunks.close()
+            else:
+                reading.add_done_callback(lambda _: chunks.close())
         await send({"type": "http.response.body", "body": b""})
 
     async def _chunks(self, note: dict[str, Any]) -> AsyncIterator[bytes]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -344,6 +345,35 @@ def test_exports_not_read_hold_no_thread_and_count_among_the_accounts_waits(
     assert refused.status == 429 and refused.headers["retry-after"] == "5"
     assert "content-disposition" not in refused.headers  # a problem, not a file to save
     assert me.status == 200 and again.status == 200
+
+
+def test_an_export_left_while_a_page_is_read_ends_cleanly(app, users, duel, monkeypatch):
+    """The reader goes while a page is being read on the thread pool: the export ends
+    with no error (the pages are closed once that read is done) and frees its place."""
+    match_id, tokens = duel
+    reading, release = threading.Event(), threading.Event()
+    read_page = push.events_page
+
+    def slow_page(*args):
+        reading.set()
+        release.wait(10)
+        return read_page(*args)
+
+    monkeypatch.setattr(push, "events_page", slow_page)
+    path = f"/api/matches/{match_id}/export"
+
+    async def body() -> tuple[int, bytes]:
+        reply = await get(app, path, tokens["bob"])
+        assert await asyncio.to_thread(reading.wait, 10)
+        reply.gone.set()  # the reader goes while the first page is still being read
+        await asyncio.sleep(0.2)
+        release.set()
+        await reply.disconnect()
+        again = await get(app, path, tokens["bob"])
+        return again.status, await again.body()
+
+    status, text = run(body)
+    assert status == 200 and b'"match_started"' in text
 
 
 def test_a_head_of_the_export_or_stream_reads_and_waits_for_nothing(app, users, duel, settings):
