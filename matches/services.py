@@ -30,6 +30,7 @@ from django.db import transaction
 from django.db.models import BooleanField
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from accounts.tokens import TokenCheck, token_failure, token_sql
 from cards.protocol import COM, HUMAN, OPEN, Game, Summary
@@ -706,9 +707,12 @@ MAX_MOVES_PER_TURN = 500  # a safety net: no game's turn is anywhere near this l
 
 
 def com_rng(match_id: object, version: int, seat: int) -> random.Random:
-    """A COM's random source: from public facts only, never from the match seed."""
-    digest = hashlib.sha256(f"com:{match_id}:{version}:{seat}".encode()).digest()
-    return random.Random(int.from_bytes(digest[:8], "big"))
+    """A COM's random source: the same for a given match, version and seat (a retried turn
+    makes the same move), keyed by the server's ``SECRET_KEY`` so that no player can
+    foresee it (an ``easy`` COM's blunders, foreseen, would tell what it holds), and never
+    from the match seed."""
+    digest = salted_hmac("matches.com_rng", f"{match_id}:{version}:{seat}", algorithm="sha256")
+    return random.Random(int.from_bytes(digest.digest()[:8], "big"))
 
 
 def auto_move(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from golf import IllegalActionError, MalformedActionError, RulesError, replay
@@ -9,7 +11,7 @@ from golf.game import GOLF
 from matches import errors
 from matches.models import Match, MatchEvent, MatchStatus, Seat
 from matches.selectors import seats_json
-from matches.services import match_abort, match_act, match_create, match_join
+from matches.services import com_rng, match_abort, match_act, match_create, match_join
 from matches.store import load_events, load_state, to_event
 
 pytestmark = pytest.mark.django_db
@@ -254,3 +256,15 @@ def test_com_turns_of_a_match_whose_people_were_handed_to_coms_go_to_the_backgro
     match.refresh_from_db()
     services.com_turn(match_id=match.id, expected_version=match.version)
     assert queues[-1] == settings.BACKGROUND_QUEUE  # COMs playing each other
+
+
+def test_a_com_draws_from_a_source_only_the_server_can_compute(settings):
+    """The same match, version and seat draw the same (a retried COM turn makes the same
+    move), from a source keyed by the server's secret: the public facts alone do not give
+    it, so no player foresees an easy COM's blunders."""
+    match_id = uuid.uuid4()
+    draws = [com_rng(match_id, 7, 1).random() for _ in range(2)]
+    assert draws[0] == draws[1]
+    assert com_rng(match_id, 7, 2).random() != draws[0]
+    settings.SECRET_KEY = "another-" + settings.SECRET_KEY
+    assert com_rng(match_id, 7, 1).random() != draws[0]
