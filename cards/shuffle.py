@@ -6,7 +6,7 @@ The algorithm (``docs/dealing.md``):
 * A byte stream for a *label* is the concatenation of the blocks
   ``HMAC-SHA256(key=seed, msg=label || ":" || counter)`` for counter = 0, 1, 2, ...
   (counter written in decimal ASCII). The label says what is shuffled; each game
-  documents its labels (Golf: ``golf/deal/<hole>``, ``golf/reshuffle/<hole>/<n>``).
+  documents its labels (Golf: ``golf/deal/<hole>``, ``golf/reshuffle/<hole>/<n>/<pile>``).
 * Uniform integers in ``[0, bound)`` come from that stream by rejection sampling on
   big-endian unsigned 32-bit words: a word ``w`` is accepted when
   ``w < 2**32 - (2**32 % bound)`` and gives ``w % bound``.

@@ -16,6 +16,7 @@ rules and the seed make them, whoever wrote it.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from cards.errors import UNREADABLE_LOG
 from cards.protocol import LogAudit
@@ -99,8 +100,10 @@ def _expected(state: State | None, event: Event, owed: list[Event]) -> Event:
     if state is None:
         if not isinstance(event, MatchStarted):
             raise EngineError("a log begins with match_started")
-        first, *owed[:] = start_match(event.rules, event.players, bytes.fromhex(event.seed))
-        return first
+        started, *owed[:] = start_match(event.rules, event.players, bytes.fromhex(event.seed))
+        assert isinstance(started, MatchStarted)
+        # a match begun before version 2 of match_started labels its reshuffles by count
+        return replace(started, reshuffle="count") if event.reshuffle == "count" else started
     if isinstance(event, MatchAborted):
         if state.ended:
             raise EngineError("the match had already ended")

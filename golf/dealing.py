@@ -2,13 +2,23 @@
 :mod:`cards.shuffle`; ``docs/dealing.md`` specifies both).
 
 Labels: ``golf/deal/<hole>`` for the deal of hole ``hole`` and
-``golf/reshuffle/<hole>/<n>`` for the ``n``-th (0-based) reshuffle of the discard pile
-into the stock during that hole. A deal shuffles the canonical deck
+``golf/reshuffle/<hole>/<n>/<pile>`` for the ``n``-th (0-based) reshuffle of the discard
+pile into the stock during that hole, ``<pile>`` the first 16 hex digits of the SHA-256
+of the pile's cards joined by spaces. A deal shuffles the canonical deck
 (:func:`cards.deck.build_deck`); a reshuffle shuffles the discard pile, minus its top
 card, from bottom to top.
+
+The pile is in the label because of undo: turns taken back and played otherwise can
+leave another pile to reshuffle, and shuffling it by the same permutation as the undone
+turns' pile would tell the player where its cards went (they saw part of it). The same
+pile gets the same stock, as an undone draw leaves the same card on top. Matches begun
+before version 2 of ``match_started`` label a reshuffle ``golf/reshuffle/<hole>/<n>``.
 """
 
 from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
 
 from cards.deck import CardCode, build_deck
 from cards.shuffle import shuffle_cards
@@ -19,8 +29,17 @@ def deal_label(hole: int) -> str:
     return f"golf/deal/{hole}"
 
 
-def reshuffle_label(hole: int, count: int) -> str:
-    return f"golf/reshuffle/{hole}/{count}"
+def reshuffle_label(hole: int, count: int, pile: Sequence[CardCode] = ()) -> str:
+    """The label of a reshuffle: the pile's digest too, unless ``pile`` is empty (the
+    labels of matches begun before version 2 of ``match_started``).
+
+    >>> reshuffle_label(2, 0, ["5C", "KH"])
+    'golf/reshuffle/2/0/40c6fed7b064d96c'
+    """
+    label = f"golf/reshuffle/{hole}/{count}"
+    if pile:
+        label += "/" + hashlib.sha256(" ".join(pile).encode()).hexdigest()[:16]
+    return label
 
 
 def deal_cards(

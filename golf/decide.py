@@ -117,7 +117,7 @@ def _next_automatic(s: State) -> Event | None:
         if not s.stock:
             if len(s.discard) > 1:
                 pile = s.discard[:-1]
-                label = reshuffle_label(s.hole, s.reshuffles)
+                label = reshuffle_label(s.hole, s.reshuffles, pile if s.reshuffle_by_pile else ())
                 return StockReshuffled(
                     s.hole, s.reshuffles, tuple(shuffle_cards(s.seed, label, pile))
                 )

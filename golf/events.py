@@ -25,14 +25,17 @@ Grids: TypeAlias = tuple[tuple[CardCode, ...], ...]
 @dataclass(frozen=True, slots=True)
 class MatchStarted:
     """The table is set: rules, the kind of each seat (``human`` or ``com``), the secret
-    seed (hex) and its public SHA-256 commitment (hex)."""
+    seed (hex) and its public SHA-256 commitment (hex), and how its reshuffles are labelled
+    (``reshuffle``, :func:`golf.dealing.reshuffle_label`: ``pile``, or ``count`` in the
+    matches that began before version 2)."""
 
     rules: Rules
     players: tuple[str, ...]
     seed: str
     commitment: str
+    reshuffle: str = "pile"
     name: ClassVar[str] = "match_started"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,6 +219,12 @@ Upcaster: TypeAlias = Callable[[Payload], Payload]
 #: ``(name, version) -> function`` turning a payload of that version into the next one.
 UPCASTERS = CODEC.upcasters
 register_upcaster = CODEC.upcaster
+
+
+@register_upcaster("match_started", 1)
+def _reshuffles_by_count(payload: Payload) -> Payload:
+    """A match begun before version 2 labels each reshuffle by its count alone."""
+    return {**payload, "reshuffle": "count"}
 
 
 def event_payload(event: Event) -> Payload:

@@ -206,6 +206,11 @@ _EVENT_FIELDS: dict[str, dict[str, Any]] = {
     "players": _list(KIND_SCHEMA),
     "seed": {"type": "string", "nullable": True, "description": "null until the match ends"},
     "commitment": {"type": "string", "description": "SHA-256 of the seed"},
+    "reshuffle": {
+        "type": "string",
+        "enum": ["pile", "count"],
+        "description": "how the reshuffles are labelled (docs/dealing.md)",
+    },
     "hole": {"type": "integer", "minimum": 1},
     "dealer": SEAT,
     "grids": {

@@ -77,6 +77,8 @@ class State:
     drawn_from: str | None = None
     turns_in_hole: int = 0
     reshuffles: int = 0
+    # the reshuffles' labels name the pile they shuffle (``MatchStarted.reshuffle``)
+    reshuffle_by_pile: bool = False
     finisher: Seat | None = None
     final_turns_left: int | None = None
     end_reason: str | None = None
@@ -188,6 +190,7 @@ def _match_started(e: MatchStarted) -> State:
         players=e.players,
         seed=bytes.fromhex(e.seed),
         version=1,
+        reshuffle_by_pile=e.reshuffle == "pile",
         totals=(0,) * len(e.players),
     )
 

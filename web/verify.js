@@ -41,6 +41,18 @@ export async function commitmentOf(seed) {
   return toHex(await crypto.subtle.digest("SHA-256", seed));
 }
 
+/**
+ * The label of Golf's reshuffle of ``pile`` (golf/dealing.py reshuffle_label): with the
+ * pile's digest, unless the match began before its match_started named its reshuffles.
+ * @param {Record<string, any>} started @param {Record<string, any>} data @param {string[]} pile
+ */
+async function reshuffleLabel(started, data, pile) {
+  const label = `golf/reshuffle/${data.hole}/${data.count}`;
+  if (started.reshuffle !== "pile") return label;
+  const digest = toHex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(pile.join(" "))));
+  return `${label}/${digest.slice(0, 16)}`;
+}
+
 /** The HMAC key of a seed. @param {Uint8Array<ArrayBuffer>} seed */
 export function seedKey(seed) {
   return crypto.subtle.importKey("raw", seed, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
@@ -149,7 +161,8 @@ export async function verifyAudit(audit) {
       checked += 1;
     } else if (type === "stock_reshuffled") {
       const top = pile[pile.length - 1];
-      const stock = await shuffle(key, `golf/reshuffle/${data.hole}/${data.count}`, pile.slice(0, -1));
+      const under = pile.slice(0, -1);
+      const stock = await shuffle(key, await reshuffleLabel(started.data, data, under), under);
       mismatch = firstDifference(`hole ${data.hole}, reshuffle ${data.count + 1}`, stock, data.stock ?? []);
       pile.splice(0, pile.length, ...(top ? [top] : []));
       checked += 1;
