@@ -529,7 +529,7 @@ OPTION_DOCS: dict[str, dict[str, Any]] = {
     "local": {
         "type": "boolean",
         "description": "pass-and-play: one account plays every human seat on one device; "
-        "undo is then allowed with several humans, until the next human is to act, and one "
+        "undo is then allowed with several humans, until the next human acts, and one "
         "'next' ends the pause between holes",
     },
     "pause_between_holes": {
