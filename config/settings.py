@@ -266,6 +266,10 @@ CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5}
 FOLLOWUP_RETRY_SECONDS = env_int("FOLLOWUP_RETRY_SECONDS", 10)
+# A timer due later than this stays in the outbox and the sweeper publishes it this long
+# before it is due: the broker never holds a task counting down for hours (Redis hands a
+# task waiting longer than its visibility timeout, an hour, out again and again).
+FOLLOWUP_PUBLISH_AHEAD_SECONDS = env_int("FOLLOWUP_PUBLISH_AHEAD_SECONDS", 60)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 

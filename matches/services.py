@@ -103,24 +103,32 @@ def _followup(match: Match, state: State) -> FollowUp | None:
     now = timezone.now()
     if _com_to_act(match, state):
         kind, due = FollowUpKind.COM, now + timedelta(milliseconds=settings.COM_MOVE_DELAY_MS)
-        # a person sits in the match: a seat of an account (not one handed to a COM since)
-        people = any(uid is not None for uid in match.seat_users)
-        queue = settings.INTERACTIVE_QUEUE if people else settings.BACKGROUND_QUEUE
     elif (limit := turn_limit(match)) is not None:
         kind, due = FollowUpKind.TIMER, (match.turn_started_at or now) + timedelta(seconds=limit)
-        queue = settings.INTERACTIVE_QUEUE
     else:
         return None
+    ahead = timedelta(seconds=settings.FOLLOWUP_PUBLISH_AHEAD_SECONDS)
     retry = due + timedelta(seconds=settings.FOLLOWUP_RETRY_SECONDS)
+    if due > now + ahead:  # a timer: the sweeper publishes it that long before it is due
+        retry = due - ahead
     return FollowUp(
         id=uuid.uuid4(),
         match=match,
         version=match.version,
         kind=kind,
-        queue=queue,
+        queue=followup_queue(match, kind),
         due_at=due,
         next_attempt_at=retry,
     )
+
+
+def followup_queue(match: Match, kind: str) -> str:
+    """The queue of a match's work: COM turns of a match no person sits in (a seat of an
+    account, not one handed to a COM since) go to the background, the rest is interactive."""
+    people = any(uid is not None for uid in match.seat_users)
+    if kind == FollowUpKind.COM and not people:
+        return settings.BACKGROUND_QUEUE
+    return settings.INTERACTIVE_QUEUE
 
 
 def _publish_on_commit(followup: FollowUp | None) -> None:

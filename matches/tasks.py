@@ -43,6 +43,8 @@ def publish(followup: FollowUp) -> bool:
             turn_timer.apply(args=args)
         return True
     countdown = max(0.0, (followup.due_at - timezone.now()).total_seconds())
+    if countdown > settings.FOLLOWUP_PUBLISH_AHEAD_SECONDS:
+        return True  # the sweeper publishes it nearer the time (its row's next attempt)
     try:
         task.apply_async(args=args, queue=followup.queue, countdown=countdown or None)
     except Exception as exc:  # the broker is away: the outbox keeps the work
@@ -108,7 +110,8 @@ def stalled_matches(older_than: float) -> list[tuple[str, int, str]]:
 def republish_due(limit: int = 500) -> list[FollowUp]:
     """Publish again the follow-ups whose work has not happened by their next attempt:
     their task was lost, or could not be sent. Each attempt doubles the wait before the
-    next one (up to five minutes), so a long backlog is not flooded with copies."""
+    next one (up to five minutes) after the work is due, so a long backlog is not flooded
+    with copies; a timer published ahead of time is next tried after it is due."""
     now = timezone.now()
     due = list(
         FollowUp.objects.filter(next_attempt_at__lte=now).order_by("next_attempt_at")[:limit]
@@ -117,7 +120,7 @@ def republish_due(limit: int = 500) -> list[FollowUp]:
         publish(followup)
         followup.attempts += 1
         wait = min(300, settings.FOLLOWUP_RETRY_SECONDS * 2**followup.attempts)
-        followup.next_attempt_at = now + timedelta(seconds=wait)
+        followup.next_attempt_at = max(now, followup.due_at) + timedelta(seconds=wait)
         FollowUp.objects.filter(pk=followup.pk).update(
             attempts=followup.attempts, next_attempt_at=followup.next_attempt_at
         )
@@ -139,17 +142,14 @@ def sweep(older_than: float | None = None) -> list[tuple[str, int, str]]:
 
 
 def republish(match_id: object, version: int, kind: str) -> bool:
-    """Publish now, on the ``interactive`` queue, the ``kind`` of work (a COM's turn or a
-    turn timer) a match waits for at ``version``, outside the outbox (the sweeper's and
-    the operators' re-enqueue). False when the broker could not be reached."""
+    """Publish now, on the match's own queue (``services.followup_queue``: COMs playing
+    each other stay in the background), the ``kind`` of work (a COM's turn or a turn timer)
+    a match waits for at ``version``, outside the outbox (the sweeper's and the operators'
+    re-enqueue). False when the broker could not be reached."""
+    match = Match.objects.only("seat_users").filter(pk=match_id).first()
+    queue = services.followup_queue(match, kind) if match else settings.INTERACTIVE_QUEUE
     return publish(
-        FollowUp(
-            match_id=match_id,
-            version=version,
-            kind=kind,
-            queue=settings.INTERACTIVE_QUEUE,
-            due_at=timezone.now(),
-        )
+        FollowUp(match_id=match_id, version=version, kind=kind, queue=queue, due_at=timezone.now())
     )
 
 

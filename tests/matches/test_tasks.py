@@ -245,3 +245,46 @@ def test_a_followup_waits_in_the_outbox_until_the_broker_takes_it(alice, monkeyp
     assert not FollowUp.objects.filter(match=match, version=match.version).exists()
     # a second copy does nothing
     assert com_turn(match_id=match.id, expected_version=match.version) is False
+
+
+def test_a_timer_due_later_waits_in_the_outbox_and_is_sent_a_minute_before(
+    alice, bob, monkeypatch, settings
+):
+    """A broker never holds a task counting down for hours: a turn timer due in an hour is
+    not sent at the write; the sweeper sends it FOLLOWUP_PUBLISH_AHEAD_SECONDS before it is
+    due, and tries again only after it is due."""
+    from matches import tasks
+
+    sent = []
+    monkeypatch.setattr(tasks, "_eager", lambda: False)
+    monkeypatch.setattr(tasks.turn_timer, "apply_async", lambda **kw: sent.append(kw))
+    match = timed_duel(alice, bob, timeout=3600)
+    row = FollowUp.objects.get(match=match, version=match.version)
+    assert row.kind == FollowUpKind.TIMER and sent == []
+    ahead = timedelta(seconds=settings.FOLLOWUP_PUBLISH_AHEAD_SECONDS)
+    assert row.next_attempt_at == row.due_at - ahead
+    assert tasks.republish_due() == []  # not yet
+
+    # an hour on, less the minute: the due time is half a minute off
+    due = timezone.now() + timedelta(seconds=30)
+    FollowUp.objects.filter(pk=row.pk).update(due_at=due, next_attempt_at=due - ahead)
+    assert [f.pk for f in tasks.republish_due()] == [row.pk]
+    assert len(sent) == 1 and sent[0]["queue"] == "interactive"
+    assert 0 < sent[0]["countdown"] <= 30
+    row.refresh_from_db()
+    assert row.next_attempt_at > due  # the next try only once the timer should have run
+
+
+def test_the_sweeper_keeps_a_match_of_coms_on_the_background_queue(
+    alice, staff, monkeypatch, settings
+):
+    from matches import services, tasks
+
+    sent = []
+    match = match_create(creator=alice, seats=[{"type": "me"}, {"type": "com", "level": "normal"}])
+    services.seat_to_com(match_id=match.id, seat=0, by=staff)
+    monkeypatch.setattr(tasks, "_eager", lambda: False)
+    monkeypatch.setattr(tasks.play_com_turn, "apply_async", lambda **kw: sent.append(kw))
+    match.refresh_from_db()
+    assert tasks.republish(match.id, match.version, FollowUpKind.COM) is True
+    assert [kw["queue"] for kw in sent] == [settings.BACKGROUND_QUEUE]
