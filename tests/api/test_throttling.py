@@ -1,3 +1,5 @@
+import time
+
 import pytest
 from django.core.cache import cache
 from rest_framework.throttling import SimpleRateThrottle
@@ -34,3 +36,82 @@ def test_actions_are_throttled(alice, duel, tight_auth_rate):
             == 200
         )
     assert_problem(alice.post(url, {"type": "draw"}, format="json"), 429, "throttled")
+
+
+class Scoped:
+    throttle_scope = "burst"
+
+
+class SlowCache:
+    """The cache, each call a few milliseconds away (as over the network to Redis)."""
+
+    def __getattr__(self, name):
+        call = getattr(cache, name)
+
+        def slow(*args, **kwargs):
+            time.sleep(0.005)
+            return call(*args, **kwargs)
+
+        return slow
+
+
+def scoped_throttle(monkeypatch, clock=None):
+    from api.throttling import ScopedRateThrottle
+
+    rates = {**SimpleRateThrottle.THROTTLE_RATES, "burst": "5/min"}
+    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
+    throttle = ScopedRateThrottle()
+    throttle.cache = SlowCache()
+    if clock is not None:
+        throttle.timer = lambda: clock[0]
+    return throttle
+
+
+@pytest.mark.django_db
+def test_requests_arriving_together_get_no_more_than_the_rate(users, monkeypatch):
+    """Parallel requests each count once: DRF's read-check-write history let a burst on
+    many threads through whatever the rate."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from rest_framework.test import APIRequestFactory, force_authenticate
+    from rest_framework.views import APIView
+
+    cache.clear()
+    alice_user = users["alice"]
+    request = APIView().initialize_request(APIRequestFactory().get("/"))
+    force_authenticate(request, alice_user)
+    request.user = alice_user
+
+    def one(_):
+        return scoped_throttle(monkeypatch).allow_request(request, Scoped())
+
+    with ThreadPoolExecutor(16) as pool:
+        allowed = list(pool.map(one, range(40)))
+    assert allowed.count(True) == 5
+    cache.clear()
+
+
+@pytest.mark.django_db
+def test_the_window_slides_and_refused_requests_do_not_count(users, monkeypatch):
+    from rest_framework.test import APIRequestFactory
+    from rest_framework.views import APIView
+
+    cache.clear()
+    clock = [6000.0]  # the start of a minute
+    alice_user = users["alice"]
+    request = APIView().initialize_request(APIRequestFactory().get("/"))
+    request.user = alice_user
+
+    def ask():
+        throttle = scoped_throttle(monkeypatch, clock)
+        return throttle.allow_request(request, Scoped()), throttle
+
+    assert [ask()[0] for _ in range(5)] == [True] * 5
+    allowed, refused = ask()
+    assert not allowed and refused.wait() == pytest.approx(60)
+    clock[0] += 60  # the next minute: the last one still covers all of the window
+    allowed, refused = ask()
+    assert not allowed and 0 < refused.wait() <= 12
+    clock[0] += 30  # half of the earlier minute left: 2.5 of its 5, so 2 more
+    assert [ask()[0] for _ in range(3)] == [True, True, False]
+    cache.clear()
