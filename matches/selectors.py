@@ -237,23 +237,28 @@ def matches_for(
     """The matches ``user`` sits in, and, unless ``mine``, the open lobbies (matches waiting
     for players with a seat free); with ``joinable`` only the lobbies ``user`` does not
     sit in; with ``everyone`` (staff only) every match."""
+    # every condition on seats is a subquery: no join multiplies the rows, so the page
+    # needs no DISTINCT over every column (the snapshot's among them)
     queryset = Match.objects.all().prefetch_related("seats__user")
     if not everyone:
-        seated = Q(pk__in=Seat.objects.filter(user=user).values("match_id"))
-        lobby = Q(
-            status=MatchStatus.WAITING,
-            pk__in=Seat.objects.filter(kind=SeatKind.OPEN).values("match_id"),
-        )
+        mine_ids = Seat.objects.filter(user=user).values("match_id")
+        # open seats of waiting matches (an aborted lobby keeps its open seats)
+        lobby_ids = Seat.objects.filter(
+            kind=SeatKind.OPEN, match__status=MatchStatus.WAITING
+        ).values("match_id")
         if joinable:
-            queryset = queryset.filter(lobby & ~seated)
-        else:
-            queryset = queryset.filter(seated if mine or awaiting_me else seated | lobby)
+            queryset = queryset.filter(pk__in=lobby_ids).exclude(pk__in=mine_ids)
+        elif mine or awaiting_me:
+            queryset = queryset.filter(pk__in=mine_ids)
+        else:  # one list of ids, not an OR of two: each side reads its own index
+            queryset = queryset.filter(pk__in=mine_ids.union(lobby_ids))
     if awaiting_me:
-        queryset = queryset.filter(seats__user=user, seats__to_act=True, status="active")
+        to_act = Seat.objects.filter(user=user, to_act=True).values("match_id")
+        queryset = queryset.filter(pk__in=to_act, status=MatchStatus.ACTIVE)
     if game:
         queryset = queryset.filter(game=game)
     if status:
         queryset = queryset.filter(status=status)
     if preset:
         queryset = queryset.filter(preset=preset)
-    return queryset.distinct().order_by("-updated_at", "id")
+    return queryset.order_by("-updated_at", "id")

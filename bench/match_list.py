@@ -1,0 +1,81 @@
+"""The match list of one player must not grow with the matches of others.
+
+    .venv/bin/python bench/match_list.py [--others 10000] [--samples 50]
+
+Uses a fresh database (``golf_bench_list``) on embedded PostgreSQL and Redis under
+``var/bench`` (``bench/_django.py``). One player sits in 5 matches; the store is then
+filled with ``--others`` aborted lobbies of other accounts (their open seats stay: a match
+is never deleted), copies of one real lobby. Prints the median time of the player's
+``GET /api/matches`` (the first page, its count included) before and after the filling,
+and their ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+import uuid
+
+from _django import setup
+
+
+def fields_of(row: object) -> dict[str, object]:
+    return {f.attname: getattr(row, f.attname) for f in row._meta.concrete_fields}  # type: ignore[attr-defined]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--others", type=int, default=10_000)
+    parser.add_argument("--samples", type=int, default=50)
+    args = parser.parse_args()
+    with setup("golf_bench_list", fresh=True):
+        from django.contrib.auth import get_user_model
+        from django.db import connection
+        from rest_framework.test import APIClient
+
+        from matches.models import Match, Seat
+        from matches.services import match_abort, match_create
+
+        User = get_user_model()
+        me, other = User.objects.create_user("player"), User.objects.create_user("other")
+        for _ in range(5):
+            match_create(creator=me, seats=[{"type": "me"}, {"type": "open"}])
+        client = APIClient(HTTP_HOST="localhost")
+        client.force_authenticate(me)
+
+        def median_ms() -> float:
+            times = []
+            for _ in range(args.samples):
+                start = time.perf_counter()
+                response = client.get("/api/matches", {"mine": "false"})
+                times.append(time.perf_counter() - start)
+                assert response.status_code == 200, response.status_code
+            return statistics.median(times) * 1000
+
+        before = median_ms()
+        print(f"{Match.objects.count():,} matches: list {before:.2f} ms (median of {args.samples})")
+        lobby = match_create(creator=other, seats=[{"type": "me"}, {"type": "open"}])
+        match_abort(match_id=lobby.id, user=other, reason="bench")
+        row, seats = Match.objects.get(pk=lobby.pk), list(Seat.objects.filter(match=lobby))
+        done = 0
+        while done < args.others:
+            batch = min(2000, args.others - done)
+            copies = [Match(**{**fields_of(row), "id": uuid.uuid4()}) for _ in range(batch)]
+            Match.objects.bulk_create(copies)
+            Seat.objects.bulk_create(
+                Seat(**{**fields_of(seat), "id": None, "match_id": copy.pk})
+                for copy in copies
+                for seat in seats
+            )
+            done += batch
+            print(f"  {done:,} aborted lobbies of others stored", flush=True)
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+        after = median_ms()
+        print(f"{Match.objects.count():,} matches: list {after:.2f} ms (median of {args.samples})")
+        print(f"ratio {after / before:.2f} (the same list, {args.others:,} others' matches more)")
+
+
+if __name__ == "__main__":
+    main()
