@@ -5,12 +5,13 @@ that arrive together all read the same history and all pass: a burst on parallel
 went through whatever the rate. These count in the cache with one atomic increment each
 (Redis ``INCR`` in production), over a sliding window: the requests of the current
 window plus those of the previous one, weighted by how much of it the sliding window
-still covers. A refused request is not counted, so a client retrying too soon is not
-kept out longer for it.
+still covers. A request one throttle refuses is not counted by it, so a client retrying
+too soon is not kept out longer for it (DRF still asks the others, which count it).
 """
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from rest_framework import throttling
@@ -26,27 +27,30 @@ class AtomicRate(throttling.SimpleRateThrottle):
         self.now = self.timer()
         window = int(self.now // self.duration)
         current = f"{self.key}:{window}"
-        self.cache.add(current, 0, self.duration * 2 + 1)
-        try:
-            count = self.cache.incr(current)
-        except ValueError:  # gone between the two calls
-            self.cache.add(current, 1, self.duration * 2 + 1)
-            count = 1
+        count = self._increment(current)
         self.earlier = int(self.cache.get(f"{self.key}:{window - 1}", 0))
         self.into = self.now / self.duration - window  # how far into its window, 0..1
         if self.earlier * (1 - self.into) + count <= self.num_requests:
             return True
         self.count = count - 1
-        self.cache.decr(current)
+        with contextlib.suppress(ValueError):  # evicted meanwhile: nothing to take back
+            self.cache.decr(current)
         return self.throttle_failure()
 
+    def _increment(self, key: str) -> int:
+        for _ in range(3):
+            self.cache.add(key, 0, self.duration * 2 + 1)
+            with contextlib.suppress(ValueError):  # evicted between the two calls: again
+                return int(self.cache.incr(key))
+        return 1
+
     def wait(self) -> float | None:
-        """Seconds until a request would be let through."""
-        room = self.num_requests - self.count
-        if room < 1:  # the current window alone is full: the next one begins
-            return (1 - self.into) * self.duration
-        # the previous window's share must leave room for one: (1 - t) * earlier <= room - 1
-        return max(0.0, 1 - (room - 1) / self.earlier - self.into) * self.duration
+        """Seconds until a request would be let through: the previous window's share must
+        leave room for one, ``(1 - t) * earlier + count + 1 <= rate``."""
+        n, count = self.num_requests, self.count
+        if count >= n:  # the current window is full: in the next one, it is the earlier
+            return (1 - self.into + max(0.0, 1 - (n - 1) / count)) * self.duration
+        return max(0.0, 1 - (n - count - 1) / self.earlier - self.into) * self.duration
 
 
 # DRF's class first: the scoped one picks its scope and rate in ``allow_request``, then

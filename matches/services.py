@@ -109,7 +109,7 @@ def _followup(match: Match, state: State) -> FollowUp | None:
         return None
     ahead = timedelta(seconds=settings.FOLLOWUP_PUBLISH_AHEAD_SECONDS)
     retry = due + timedelta(seconds=settings.FOLLOWUP_RETRY_SECONDS)
-    if due > now + ahead:  # a timer: the sweeper publishes it that long before it is due
+    if due > now + ahead:  # (a timer) the sweeper publishes it that long before it is due
         retry = due - ahead
     return FollowUp(
         id=uuid.uuid4(),

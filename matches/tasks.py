@@ -117,10 +117,12 @@ def republish_due(limit: int = 500) -> list[FollowUp]:
         FollowUp.objects.filter(next_attempt_at__lte=now).order_by("next_attempt_at")[:limit]
     )
     for followup in due:
-        publish(followup)
+        sent = publish(followup)
         followup.attempts += 1
         wait = min(300, settings.FOLLOWUP_RETRY_SECONDS * 2**followup.attempts)
-        followup.next_attempt_at = max(now, followup.due_at) + timedelta(seconds=wait)
+        # sent ahead of time: tried again once it should have run; not sent: soon
+        base = max(now, followup.due_at) if sent else now
+        followup.next_attempt_at = base + timedelta(seconds=wait)
         FollowUp.objects.filter(pk=followup.pk).update(
             attempts=followup.attempts, next_attempt_at=followup.next_attempt_at
         )

@@ -21,7 +21,7 @@ class Reenqueued(enum.Enum):
 
 
 def match_reenqueue(*, match_id: uuid.UUID, user: AbstractBaseUser) -> Reenqueued:
-    """Publish again, on the ``interactive`` queue, the task the match waits for at its
+    """Publish again, on the match's own queue, the task the match waits for at its
     current version: its COM's turn, or its turn timer (which moves only once due). As
     safe as the sweeper's re-enqueue: a task for a version that has moved on does nothing.
     A publication is recorded in the admin log under ``user``. Raises
