@@ -2,11 +2,16 @@
 
     python -m hearts.arena --preset hearts-classic --players 4 --deals 2000 \\
         --seats hard,normal,normal,normal --seed 1 [--jobs 2] [--set NAME=VALUE] [--json]
+        [--rotations 1|all]
 
 Each deal is a one-deal match dealt from a seed derived from ``--seed`` and the deal
 number, passing as the rules pass in that deal of a match (``rotate``: left, right,
 across, hold, ...). The entries of ``--seats`` rotate round the seats deal by deal, so
-over the same deals every level sits in every seat equally often. Prints, for each
+over the same deals every level sits in every seat equally often. With ``--rotations
+all`` every deal is played once for each rotation instead, so each entry plays every
+hand of every deal and the luck of the hands falls alike on all (an entry's score for a
+deal is then its mean over the rotations): the same expectation, a much narrower
+interval, at the players' number times the time. Prints, for each
 entry and each level: mean points per deal (the deal's score, moon shots included) with
 a 95% interval; for each pair of levels the paired difference of their mean points over
 the same deals with its 95% interval; moon shots attempted (a seat that had taken every
@@ -46,10 +51,11 @@ from hearts.views import view_for
 class Results:
     """Per entry: each deal's score (in deal order); per level: moon shots and timings."""
 
-    scores: list[list[int]]
+    scores: list[list[float]]
     attempted: dict[str, int] = field(default_factory=dict)
     made: dict[str, int] = field(default_factory=dict)
     times: dict[str, list[float]] = field(default_factory=dict)
+    rotations: int = 1  # the games a deal was played (its score per entry is their mean)
 
     def merge(self, other: Results) -> None:
         for mine, theirs in zip(self.scores, other.scores, strict=True):
@@ -80,10 +86,14 @@ def deal_start(rules: Rules, base: int, deal: int, players: int) -> tuple[Rules,
     return one, replay(start_match(one, [COM] * players, _digest(base, deal)))
 
 
-def play_deal(rules: Rules, entries: Sequence[str], base: int, deal: int, out: Results) -> None:
-    """Deal ``deal`` with ``entries`` rotated round the seats by ``deal``."""
+def play_deal(
+    rules: Rules, entries: Sequence[str], base: int, deal: int, out: Results, turn: int = 0
+) -> list[int]:
+    """Deal ``deal`` with ``entries`` rotated round the seats by ``deal`` (and ``turn``):
+    each entry's score, in entry order (the moon shots and timings go to ``out``)."""
     n = len(entries)
-    entry_at = [(s + deal) % n for s in range(n)]
+    entry_at = [(s + deal + turn) % n for s in range(n)]
+    by_entry = [0] * n
     one, state = deal_start(rules, base, deal, n)
     rng = random.Random(int.from_bytes(_digest(base, deal, "moves")[:8], "big"))
     taken = [0] * n
@@ -104,33 +114,44 @@ def play_deal(rules: Rules, entries: Sequence[str], base: int, deal: int, out: R
                     attempted.add(event.winner)
             elif isinstance(event, DealScored):
                 for s in range(n):
-                    out.scores[entry_at[s]].append(event.scores[s])
+                    by_entry[entry_at[s]] = event.scores[s]
                 if event.moon is not None:
                     level_of = entries[entry_at[event.moon]]
                     out.made[level_of] = out.made.get(level_of, 0) + 1
     for s in attempted:
         level_of = entries[entry_at[s]]
         out.attempted[level_of] = out.attempted.get(level_of, 0) + 1
+    return by_entry
 
 
-def run_chunk(part: tuple[dict[str, Any], list[str], int, int, int]) -> Results:
-    rules_json, entries, base, start, stop = part
+def run_chunk(part: tuple[dict[str, Any], list[str], int, int, int, int]) -> Results:
+    rules_json, entries, base, start, stop, rotations = part
     rules = Rules.from_json(rules_json)
     out = Results([[] for _ in entries])
     for deal in range(start, stop):
-        play_deal(rules, entries, base, deal, out)
+        played = [play_deal(rules, entries, base, deal, out, turn) for turn in range(rotations)]
+        for entry, scores in enumerate(zip(*played, strict=True)):
+            out.scores[entry].append(scores[0] if rotations == 1 else statistics.fmean(scores))
     return out
 
 
 def run_arena(
-    rules: Rules, entries: Sequence[str], deals: int, seed: int, jobs: int = 1
+    rules: Rules,
+    entries: Sequence[str],
+    deals: int,
+    seed: int,
+    jobs: int = 1,
+    rotations: int = 1,
 ) -> Results:
-    """Play deals 1..``deals``, ``jobs`` processes at a time."""
+    """Play deals 1..``deals``, ``jobs`` processes at a time, each deal once for each of
+    its first ``rotations`` rotations of the entries round the seats."""
     rules.validate_for(len(entries))
-    total = Results([[] for _ in entries])
+    if not 1 <= rotations <= len(entries):
+        raise ValueError(f"rotations must be between 1 and {len(entries)}")
+    total = Results([[] for _ in entries], rotations=rotations)
     size = max(1, math.ceil(deals / (jobs * 8)))
     parts = [
-        (rules.to_json(), list(entries), seed, start, min(deals + 1, start + size))
+        (rules.to_json(), list(entries), seed, start, min(deals + 1, start + size), rotations)
         for start in range(1, deals + 1, size)
     ]
     if jobs > 1:
@@ -179,7 +200,7 @@ def summary(results: Results, entries: Sequence[str]) -> dict[str, Any]:
         for b in range(a + 1, len(names)):
             diffs = [x - y for x, y in zip(means[names[a]], means[names[b]], strict=True)]
             paired.append({"a": names[a], "b": names[b], **rounded(_interval(diffs))})
-    seats = {level: entries.count(level) * deals for level in names}
+    seats = {level: entries.count(level) * deals * results.rotations for level in names}
     moon = {
         level: {
             "attempted": results.attempted.get(level, 0),
@@ -243,6 +264,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument(
+        "--rotations",
+        choices=("1", "all"),
+        default="1",
+        help="'all': each deal once per rotation of the entries round the seats",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     entries = [s.strip() for s in args.seats.split(",")]
@@ -257,7 +284,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         rules = Rules.from_preset(args.preset, **parse_overrides(args.set))
-        results = run_arena(rules, entries, args.deals, args.seed, args.jobs)
+        rotations = len(entries) if args.rotations == "all" else 1
+        results = run_arena(rules, entries, args.deals, args.seed, args.jobs, rotations)
     except EngineError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
