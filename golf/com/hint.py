@@ -22,7 +22,7 @@ from golf.actions import (
 )
 from golf.com.knowledge import Knowledge
 from golf.com.search import search_policy
-from golf.rules import Rules
+from golf.rules import FinalTurns, Rules
 from golf.views import View
 
 RANK_NAMES = {
@@ -118,11 +118,13 @@ def explain(view: View, rules: Rules, action: Action) -> str:
         where = _where(rules, action.position)
         line = _matched_line(rules, grid, action.position, card)
         completes = [c for c in grid if c is None] == [None] and grid[action.position] is None
-        ending = (
-            " This turns up your last card and ends your hole while you are ahead."
-            if completes
-            else ""
-        )
+        ending = ""
+        if completes and view.finisher is None:
+            ending = (
+                " This turns up your last card and ends the hole."
+                if rules.final_turns is FinalTurns.NONE
+                else " This turns up your last card: the others each have one more turn."
+            )
         if line is not None:
             return f"Put the {card_name(card)} at {where}: it matches your {line}.{ending}"
         old = grid[action.position]

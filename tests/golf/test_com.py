@@ -24,8 +24,9 @@ from golf import (
 )
 from golf.com import LEVELS, POLICIES, choose_action
 from golf.com.evaluate import Evaluator
-from golf.com.hint import hint
+from golf.com.hint import explain, hint
 from golf.com.search import DEFAULT_BUDGET, Budget, search_policy
+from golf.rules import FinalTurns
 from golf.state import COM, HUMAN, State, evolve
 from tests.golf.helpers import act, table
 from tests.golf.invariants import shuffle_hidden
@@ -166,6 +167,19 @@ def test_hint_names_the_pair():
     given = hint(view_for(state, 0), rules)
     assert given.action.to_json() == {"type": "take_discard"}
     assert "matches your column 1" in given.reason
+
+
+def test_hint_says_what_turning_up_the_last_card_does():
+    rules, view = in_hand("2H", ["5S", "7C", "9D", "5H", "7D", None], ["QS"] + [None] * 5)
+    swap = SwapCard(5)
+    assert explain(view, rules, swap).endswith(
+        "This turns up your last card: the others each have one more turn."
+    )
+    sudden = dataclasses.replace(rules, final_turns=FinalTurns.NONE)
+    assert explain(view, sudden, swap).endswith("This turns up your last card and ends the hole.")
+    last_turn = dataclasses.replace(view, finisher=1)  # the opponent is out already
+    assert "last card" not in explain(last_turn, rules, swap)
+    assert "last card" not in explain(view, rules, SwapCard(0))
 
 
 @pytest.mark.parametrize(
