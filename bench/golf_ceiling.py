@@ -1,14 +1,18 @@
-"""How far Golf ``hard``'s search gets against ``normal`` when it is let see cards no fair
-player can: a measure of how much of the target is left to skill (docs/benchmarks.md).
+"""How far Golf's determinized search gets against ``normal`` when it is let see cards no
+fair player can: a measure of how much of the target is left to skill (docs/benchmarks.md).
+
+The search is ``hard`` on every table but the two-player six-card one, where ``hard`` now
+plays the learned value (``golf/com/value.py``); this bench still measures the search there,
+as it did when the search was ``hard`` everywhere (the figures in docs/benchmarks.md).
 
     .venv/bin/python bench/golf_ceiling.py --holes 2000 --seed 1 [--sees none,own,all] [--jobs 2]
 
 Two-player six-card golf, the arena's holes (the same deals and seats as
-``python -m golf.arena --seats hard,normal``). For each of ``--sees``, ``hard`` plays
-``normal`` with its search unchanged (budget, candidates, rollouts), but its samples of
-the unseen cards keep what it is let see at its true place:
+``python -m golf.arena --seats hard,normal``). For each of ``--sees``, the search plays
+``normal`` unchanged (budget, candidates, rollouts), but its samples of the unseen cards
+keep what it is let see at its true place:
 
-* ``none``: nothing (``hard`` as it is, the control);
+* ``none``: nothing (the search as it is, the control);
 * ``own``: its own face-down cards;
 * ``all``: every face-down card of both grids (the stock is still shuffled anew).
 
@@ -72,14 +76,21 @@ def seer(state: State, sees: str) -> Callable[[View, Rules, random.Random, Knowl
     return determinize
 
 
+def searched(state: State, level: str, view: View, rules: Rules, rng: random.Random) -> Action:
+    """The arena's move for ``level``, the determinized search standing in for ``hard``."""
+    if level != "hard":
+        return by_level(state, level, view, rules, rng)
+    return search.search_policy(view, rules, rng)
+
+
 def seeing(
     sees: str, state: State, level: str, view: View, rules: Rules, rng: random.Random
 ) -> Action:
-    """The arena's move for ``level``, but ``hard`` samples through a seer of ``state``."""
+    """:func:`searched`, the search sampling through a seer of ``state``."""
     if level != "hard" or sees == "none":
-        return by_level(state, level, view, rules, rng)
+        return searched(state, level, view, rules, rng)
     with mock.patch.object(search, "_determinize", seer(state, sees)):
-        return by_level(state, level, view, rules, rng)
+        return searched(state, level, view, rules, rng)
 
 
 def play(sees: str, holes: int, seed: int, jobs: int) -> Tally:

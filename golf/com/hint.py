@@ -21,7 +21,7 @@ from golf.actions import (
     TakeDiscard,
 )
 from golf.com.knowledge import Knowledge
-from golf.com.search import search_policy
+from golf.com.policies import hard_policy
 from golf.rules import FinalTurns, Rules
 from golf.views import View
 
@@ -77,7 +77,7 @@ def hint(view: View, rules: Rules) -> Hint:
     """The suggested action for the seat whose view this is, and why."""
     if view.seat is None or not view.legal_actions:
         raise ValueError("a hint needs the view of a seat that has something to do")
-    action = search_policy(view, rules, random.Random(_seed_for(view)))
+    action = hard_policy(view, rules, random.Random(_seed_for(view)))
     return Hint(action, explain(view, rules, action))
 
 

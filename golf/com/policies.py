@@ -7,8 +7,10 @@ seeded random source, and returns one of the view's legal actions.
 * ``easy``: a beginner's rules of thumb - keeps low cards and obvious pairs, never
   thinks about the unseen cards or the other players, and now and then blunders.
 * ``normal``: a sound expected-value player (see :mod:`golf.com.evaluate`).
-* ``hard``: determinized search over the unseen cards, its candidates ordered by the same
-  evaluation looking further ahead (see :mod:`golf.com.search`).
+* ``hard``: on the two-player six-card table, a search one reply deep over a value learnt
+  in self-play (see :mod:`golf.com.value`); on every other table, determinized search over
+  the unseen cards, its candidates ordered by the same evaluation looking further ahead
+  (see :mod:`golf.com.search`).
 
 ``medium`` is another name of ``normal`` (:data:`LEVEL_ALIASES`), accepted wherever a level
 is named. In the pause after a hole every level answers ``next`` (its only legal action).
@@ -27,9 +29,11 @@ from golf.actions import (
     SwapCard,
     TakeDiscard,
 )
+from golf.com import value
 from golf.com.common import playable, spread_flip
+from golf.com.endgame import last_turn_move
 from golf.com.evaluate import ONE_TURN, Evaluator, Lookahead
-from golf.com.search import search_policy
+from golf.com.search import DEFAULT_BUDGET, Budget, search_policy
 from golf.rules import Rules
 from golf.state import Phase
 from golf.views import View
@@ -192,8 +196,15 @@ def normal_policy(
     return best_by_value(actions, ev.place_values(rank_of(card), actions))
 
 
-def hard_policy(view: View, rules: Rules, rng: random.Random) -> Action:
-    return search_policy(view, rules, rng)
+def hard_policy(
+    view: View, rules: Rules, rng: random.Random, budget: Budget = DEFAULT_BUDGET
+) -> Action:
+    """The match's very last turn played to win the match (:mod:`golf.com.endgame`); on
+    the two-player six-card table the learned value's search (:mod:`golf.com.value`);
+    elsewhere the determinized search (:mod:`golf.com.search`, with ``budget``)."""
+    if not value.applies(view, rules):
+        return search_policy(view, rules, rng, budget)
+    return last_turn_move(view, rules, rng) or value.choose(view, rules, rng)
 
 
 POLICIES: dict[str, Policy] = {

@@ -1,6 +1,6 @@
-"""bench/golf_ceiling.py measures hard's search given cards no player can see; its control
-(seeing nothing) must be hard itself on the arena's holes, and its seer must keep exactly
-what it is let see, or the ceiling it reports measures something else."""
+"""bench/golf_ceiling.py measures the determinized search given cards no player can see; its
+control (seeing nothing) must be that search itself on the arena's holes, and its seer must
+keep exactly what it is let see, or the ceiling it reports measures something else."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ from tests.benches import load
 
 def test_seeing_nothing_is_the_arena_to_the_last_point() -> None:
     bench = load("golf_ceiling")
-    arena = run_arena(Rules.from_preset("six-card"), ["hard", "normal"], 3, seed=3)
+    rules = Rules.from_preset("six-card")
+    arena = run_arena(rules, ["hard", "normal"], 3, seed=3, choose=bench.searched)
     control = bench.play("none", 3, seed=3, jobs=1)
     assert control.scores == arena.scores
     assert (control.wins, control.ties) == (arena.wins, arena.ties)

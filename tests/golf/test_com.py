@@ -11,7 +11,6 @@ from golf import (
     PRESETS,
     DiscardDrawn,
     DrawFromStock,
-    RevealCard,
     Rules,
     RulesError,
     SwapCard,
@@ -25,17 +24,19 @@ from golf import (
 from golf.com import LEVELS, POLICIES, choose_action
 from golf.com.evaluate import Evaluator
 from golf.com.hint import explain, hint
+from golf.com.policies import hard_policy
 from golf.com.search import DEFAULT_BUDGET, Budget, search_policy
 from golf.rules import FinalTurns
 from golf.state import COM, HUMAN, State, evolve
-from tests.golf.helpers import act, table
+from tests.golf.helpers import act, in_hand, opened
 from tests.golf.invariants import shuffle_hidden
 
 QUICK = Budget(samples=3, candidates=3, rounds=3)
 
 
 def quick_hard(view, rules, rng):
-    return search_policy(view, rules, rng, QUICK)
+    """``hard`` with a small search budget (the two-player six-card table plays the value)."""
+    return hard_policy(view, rules, rng, QUICK)
 
 
 QUICK_POLICIES = {**POLICIES, "hard": quick_hard}
@@ -151,15 +152,6 @@ def test_hints_are_legal_readable_and_from_the_view_alone():
         assert hint(view_for(twin, seat), twin.rules) == given
 
 
-def opened(rules, grids, discard, stock, players):  # type: ignore[no-untyped-def]
-    """A two-seat hole dealt as given, each seat's opening flips at positions 0 and 2 made."""
-    state, _ = table(rules, grids, discard, stock, players)
-    for seat in (0, 1):
-        for p in (0, 2):
-            state, _ = act(state, seat, RevealCard(p))
-    return state
-
-
 def test_hint_names_the_pair():
     rules = Rules.from_preset("six-card")
     grids = [["8S", "KH", "QC", "4D", "5C", "9H"], ["AH", "2H", "3H", "4H", "5H", "6H"]]
@@ -191,14 +183,8 @@ def test_hint_says_what_turning_up_the_last_card_does():
     ids=["nines", "jacks"],
 )
 def test_easy_never_breaks_a_matched_column_for_a_worse_card(grid, drawn):
-    rules = Rules.from_preset("six-card")
-    grids = [["9D", "3C", "JH", "9C", "5C", "JD"], ["AH", "2H", "3H", "4H", "5H", "6H"]]
-    state = opened(rules, grids, "8D", [drawn, "KS", "KC"], [COM, COM])
-    state, _ = act(state, 0, DrawFromStock())
-    view = view_for(state, 0)
-    assert view.drawn_card == drawn
     # the position as the issue gives it (the view is all a COM reads)
-    view = dataclasses.replace(view, grids=(tuple(grid), view.grids[1]))
+    rules, view = in_hand(drawn, tuple(grid), ("AH", None, "3H", None, None, None))
     matched = [p for p, card in enumerate(grid) if card and card[0] in "9J"]
     for seed in range(40):
         action = POLICIES["easy"](view, rules, random.Random(seed))
@@ -221,17 +207,6 @@ def test_greedy_takes_a_discard_only_to_lower_its_score_and_places_it_best():
     state, _ = act(state, 1, DiscardDrawn())
     view = view_for(state, 0)
     assert POLICIES["greedy"](view, rules, random.Random(1)) == DrawFromStock()
-
-
-def in_hand(card, mine, theirs):  # type: ignore[no-untyped-def]
-    """Seat 0's view in six-card golf with ``card`` drawn from the stock and the grids given."""
-    rules = Rules.from_preset("six-card")
-    grids = [["AS", "AC", "AD", "AH", "KS", "KC"], ["QS", "QC", "QD", "QH", "JS", "JC"]]
-    state = opened(rules, grids, "8D", [card, "KH", "KD"], [COM, COM])
-    state, _ = act(state, 0, DrawFromStock())
-    view = view_for(state, 0)
-    assert view.drawn_card == card
-    return rules, dataclasses.replace(view, grids=(mine, theirs))
 
 
 def five_in_hand(mine, theirs):  # type: ignore[no-untyped-def]
