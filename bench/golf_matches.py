@@ -77,7 +77,7 @@ def main() -> int:
     hard_points = [r[1][0] / args.holes for r in results]
     normal_points = [r[1][1] / args.holes for r in results]
     diffs = [a - b for a, b in zip(hard_points, normal_points, strict=True)]
-    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
+    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
     times = sorted(t for r in results for t in r[2])
     print(
         f"{args.matches} matches of {args.holes} holes, hard ({args.hard}) against normal, "
