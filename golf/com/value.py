@@ -506,8 +506,8 @@ def reply_value(
     """The mover's value of its afterstate (``mine`` after the move, ``top`` left on the pile
     or DOWN for a card turned up, ``unseen`` the ranks then unseen) once the opponent has
     made the reply the network rates best for it. A card turned up stays among the unseen
-    in the opponent's inputs, whatever its rank turns out to be: a small error (about 0.03
-    points on average against counting each rank apart)."""
+    in the opponent's inputs, whatever its rank turns out to be: a small error (measured once,
+    about 0.03 points on average against counting each rank apart)."""
     if DOWN not in mine:
         return LastTurn(theirs, unseen).mover_value(grid_points(mine), goal)
     their_goal = goal.theirs()
