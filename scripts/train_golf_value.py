@@ -5,12 +5,13 @@
 
 Two-player six-card holes in self-play. In each hole both seats play for the same goal:
 half the holes for the margin, half for the win with some points carried into the hole
-(none in half of those, otherwise -15..15). Each seat picks the move whose afterstate the
-network values best for its goal (a draw from the stock valued over the ranks it may
-bring, each with its best placement). Both values of each afterstate a seat passes
-through are moved towards their lambda-returns (TD(lambda), lambda 0.7, computed when the
-hole ends, the hole's result at the end), in batches, by Adam on the win's cross-entropy
-plus the margin's squared error.
+(none in half of those, otherwise -``CARRY``..``CARRY``). A seat's opening flips are in two
+columns in half the holes (as the COMs spread them), any two cards in the others. Each
+seat picks the move whose afterstate the network values best for its goal (a draw from
+the stock valued over the ranks it may bring, each with its best placement). Both values
+of each afterstate a seat passes through are moved towards their lambda-returns
+(TD(lambda), lambda 0.7, computed when the hole ends, the hole's result at the end), in
+batches, by Adam on the win's cross-entropy plus the margin's squared error.
 
 Training runs in phases ``HOLES:RATE:EXPLORE:EXACT``: the learning rate; the share of
 turns on which a seat explores, playing a random move instead (without it the network
@@ -166,9 +167,14 @@ class Hole:
         self.turn = first
         self.finisher: int | None = None
         self.turns = 0
-        for seat in (0, 1):  # two opening flips in two columns, as the COMs spread them
-            for c in rng.sample(range(3), 2):
-                self.up[seat][c + 3 * rng.randrange(2)] = True
+        for seat in (0, 1):  # two opening flips: in two columns, as the COMs spread them,
+            # or in half the grids any two cards, as a person may choose them
+            if rng.random() < 0.5:
+                flips = [c + 3 * rng.randrange(2) for c in rng.sample(range(3), 2)]
+            else:
+                flips = rng.sample(range(6), 2)
+            for p in flips:
+                self.up[seat][p] = True
 
     def cells(self, seat: int) -> list[int]:
         return [self.cards[seat][p] if self.up[seat][p] else DOWN for p in range(6)]
@@ -183,13 +189,7 @@ class Hole:
             counts[r] -= 1
         return counts
 
-    def draw(self) -> int | None:
-        if not self.stock:
-            if len(self.discard) < 2:
-                return None
-            pile = self.discard[:-1]
-            self.rng.shuffle(pile)
-            self.stock, self.discard = pile, self.discard[-1:]
+    def draw(self) -> int:
         return self.stock.pop()
 
     def place(self, seat: int, pos: int, rank: int) -> None:
@@ -198,13 +198,21 @@ class Hole:
         self.up[seat][pos] = True
 
     def end_turn(self, seat: int) -> bool:
-        """True when the hole is over."""
+        """True when the hole is over. As in the engine, an empty stock is made again from
+        the pile (all but its top card) before the next seat decides, so those cards are
+        unseen again when it does; with no pile to make it from, the hole is over."""
         self.turns += 1
         if self.finisher is not None or self.turns >= 240:
             return True
         if all(self.up[seat]):
             self.finisher = seat
         self.turn = 1 - seat
+        if not self.stock:
+            if len(self.discard) < 2:
+                return True
+            pile = self.discard[:-1]
+            self.rng.shuffle(pile)
+            self.stock, self.discard = pile, self.discard[-1:]
         return False
 
     def score(self, seat: int) -> int:
@@ -339,15 +347,6 @@ def play(net: Network, rng: random.Random, first: int, explore: float, exact: bo
             hole.place(seat, opts.meta[i][1], hole.discard.pop())
         else:
             rank = hole.draw()
-            if rank is None:
-                break
-            if rank not in best:  # a card of the pile shuffled into a new stock: no row yet
-                only = [0] * 13
-                only[rank] = 1
-                opts = options(mine, theirs, None, only, mine_goal.carried or 0)
-                win, margin = net.forward(opts.rows, opts.dense)[:2]
-                v = win if mine_goal.win else margin
-                best = {rank: max(range(len(opts.meta)), key=lambda j: v[j])}
             if exploring:
                 i = rng.choice([j for j, m in enumerate(opts.meta) if m[0] == rank])
             else:

@@ -71,9 +71,10 @@ for _a in range(14):
         _types += 1
 COLUMN_TYPES = _types
 
-#: The points a seat carries ahead of its opponent, as the network reads them (beyond
-#: these the last hole is all but decided, and is read as if at the bound).
-CARRY = 15
+#: The points a seat carries ahead of its opponent, as the network reads them: beyond
+#: these a last hole is all but decided (a seat 30 behind must beat its opponent's grid by
+#: 30 points), and is read as if at the bound.
+CARRY = 30
 
 #: The network's sparse inputs, by offset: the mover's columns (counted by type), the
 #: opponent's, the card on the pile (13: turned up, not yet seen), the face-down counts

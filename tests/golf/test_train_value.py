@@ -87,7 +87,7 @@ def test_the_com_reads_the_table_as_the_trainer_taught_it():
             hole.turn = 1 - seat
         seat = hole.turn
         mine, theirs, unseen = hole.cells(seat), hole.cells(1 - seat), hole.unseen()
-        goal = gv.Goal(rng.choice([None, 0, 7, -20, 30]))
+        goal = gv.Goal(rng.choice([None, 0, 7, -20, 30, -45]))
         top = hole.discard[-1]
         options = train.options(mine, theirs, top, unseen, goal.carried or 0)
         win, margin = ref.forward(options.rows, options.dense)[:2]
@@ -100,3 +100,33 @@ def test_the_com_reads_the_table_as_the_trainer_taught_it():
                 assert got == pytest.approx(float(expected[i]), abs=1e-9)
                 compared += 1
     assert compared > 1000
+
+
+def test_an_empty_stock_is_made_again_before_the_next_seat_decides():
+    """As in the engine: the pile but its top becomes the stock before the seat draws, so
+    those cards count as unseen when it decides; with no pile left, the hole is over."""
+    train = trainer()
+    hole = train.Hole(random.Random(3), 0)
+    pile = hole.discard + hole.stock
+    hole.discard, hole.stock = pile, []
+    face_down = sum(not up for grid in hole.up for up in grid)
+    assert hole.end_turn(0) is False
+    assert hole.turn == 1 and hole.discard == pile[-1:]
+    assert sorted(hole.stock) == sorted(pile[:-1])
+    assert sum(hole.unseen()) == len(hole.stock) + face_down
+    hole.discard, hole.stock = hole.discard[:1], []
+    assert hole.end_turn(1) is True
+
+
+def test_the_opening_flips_are_sometimes_in_one_column():
+    train = trainer()
+    rng = random.Random(4)
+    together = 0
+    for _ in range(200):
+        hole = train.Hole(rng, 0)
+        for up in hole.up:
+            flipped = [p for p in range(6) if up[p]]
+            assert len(flipped) == 2
+            together += flipped[0] % 3 == flipped[1] % 3
+    # a grid in two is flipped anyhow, and a fifth of those flips share a column
+    assert 20 < together < 60

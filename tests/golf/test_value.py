@@ -279,6 +279,45 @@ def test_hard_goes_out_on_the_last_hole_when_that_wins_for_sure():
     assert gv.choose(behind, rules, random.Random(1)) != SwapCard(5)
 
 
+def test_hard_goes_out_far_behind_on_the_last_hole_when_that_wins_most_often():
+    # the same grids, 35 points behind: going out at 1 wins only if the opponent ends on
+    # 37 or more (36 ties), about 72% of the time; playing on gives it more turns to mend
+    mine = ("KS", "KH", "3C", "KD", "KC", None)
+    theirs = ("QS", "QC", "JC", "JD", None, None)
+    rules, view = in_hand("2S", mine, theirs)
+    behind = dataclasses.replace(view, hole=9, totals=(35, 0))
+    decision = gv.Decision(behind, rules, gv.network())
+    going_out = LastTurn(decision.theirs, decision.unseen).mover_value(1, Goal(35))
+    assert 0.6 < going_out < 0.8
+    playing_on = [decision.deep(RANK["2"], None, p) for p in range(-1, 5)]
+    assert max(playing_on) < going_out
+    assert gv.choose(behind, rules, random.Random(1)) == SwapCard(5)
+
+
+def test_the_further_behind_a_seat_is_the_lower_its_chance_of_winning():
+    """The carried points are read one by one (each its own input), yet ten more carried
+    always lower the win the network gives a move, wherever sampled."""
+    net = gv.network()
+    rng = random.Random(9)
+    compared = 0
+    for state, seat in two_seat_states(40):
+        view = view_for(state, seat)
+        if view.phase is Phase.FLIPS or not gv.applies(view, state.rules):
+            continue
+        decision = gv.Decision(view, state.rules, net)
+        rank = rng.randrange(13)
+        by_carry = {
+            carried: Mover(net, decision.mine, decision.theirs, decision.unseen, Goal(carried))
+            for carried in range(-gv.CARRY, gv.CARRY + 1, 10)
+        }
+        for pos in range(6):
+            wins = [mover.swap(rank, pos, rank) for mover in by_carry.values()]
+            if wins[0] is not None:
+                assert wins == sorted(wins, reverse=True), wins
+                compared += 1
+    assert compared > 100
+
+
 def test_hard_does_not_go_out_far_behind_when_points_count():
     # T J Q / 9 8 ? with a 5 in hand on the first hole of nine: going out at 5 ends on 52
     # points against a grid showing K K A / K K ?; anywhere else it lowers its grid
