@@ -305,7 +305,7 @@ def test_the_further_behind_a_seat_is_the_lower_its_chance_of_winning():
         if view.phase is Phase.FLIPS or not gv.applies(view, state.rules):
             continue
         decision = gv.Decision(view, state.rules, net)
-        rank = rng.randrange(13)
+        rank = rng.choice([r for r, n in enumerate(decision.unseen) if n])  # a card drawn
         by_carry = {
             carried: Mover(net, decision.mine, decision.theirs, decision.unseen, Goal(carried))
             for carried in range(-gv.CARRY, gv.CARRY + 1, 10)
