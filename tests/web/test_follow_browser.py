@@ -18,8 +18,8 @@ from tests.web.test_golf_browser import play
 @pytest.mark.slow
 def test_a_table_follows_its_match_through_the_event_stream(live_server, settings):
     # the test server is a WSGI one: a stream whose client went away is found out at its
-    # next keep-alive line (under the service's router, at once)
-    settings.PUSH_HEARTBEAT_SECONDS = 1
+    # next keep-alive line, a second apart for every live-server test (tests/conftest.py;
+    # under the service's router, at once)
     summary, seconds = play("follow_table.mjs", live_server.url)
     steps = summary["steps"]
 
