@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from cards.deck import CardCode
+from cards.frozen import fold_in_place
 from cards.frozen import replaced as _replace  # the hot path's copy of a state
 from cards.protocol import COM, HUMAN
 from cards.seating import SeatTaken, seat_taken_changes, waiting
@@ -414,12 +415,17 @@ _EVOLVERS: dict[type, Callable[[Any, Any], Changes]] = {
 
 def evolve(state: State | None, event: Event) -> State:
     """Apply one event. ``state`` is ``None`` only for the first event, ``match_started``."""
-    if isinstance(event, MatchStarted):
-        if state is not None:
-            raise EngineError("match_started must be the first event")
-        return _match_started(event)
     if state is None:
+        if isinstance(event, MatchStarted):
+            return _match_started(event)
         raise EngineError("the first event must be match_started")
+    return _replace(state, _changes(state, event))
+
+
+def _changes(state: State, event: Event) -> Changes:
+    """The fields ``event`` changes in ``state`` (any event but the first)."""
+    if isinstance(event, MatchStarted):
+        raise EngineError("match_started must be the first event")
     changes = _EVOLVERS[type(event)](state, event)
     changes["version"] = state.version + 1
     # undo_depth counts the events since the undo point (a human's draw)
@@ -427,13 +433,14 @@ def evolve(state: State | None, event: Event) -> State:
         changes["undo_depth"] = 0
     else:
         changes["undo_depth"] = state.undo_depth + 1
-    return _replace(state, changes)
+    return changes
 
 
 def replay(events: Iterable[Event], state: State | None = None) -> State:
-    """Fold ``events`` into a state, from scratch or on top of ``state`` (a snapshot)."""
-    for event in events:
-        state = evolve(state, event)
-    if state is None:
+    """Fold ``events`` into a state, from scratch or on top of ``state`` (a snapshot): the
+    state :func:`evolve` gives event by event. Only the last version is kept, so the fold
+    copies the state once and changes that copy in place (``state`` is left as it was)."""
+    folded = fold_in_place(events, state, evolve, _changes)
+    if folded is None:
         raise EngineError("no events to replay")
-    return state
+    return folded

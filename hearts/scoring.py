@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from cards.deck import CardCode
-from cards.tricks import rank_value
+from cards.tricks import RANK_ORDER, rank_value
 from hearts.rules import JackOfDiamonds, Moon, Rules, Seat
 
 QUEEN_OF_SPADES = "QS"
@@ -37,8 +37,12 @@ def hand_order(card: CardCode) -> tuple[int, int]:
     return SUIT_ORDER.index(card[1]), rank_value(card)
 
 
+#: ``hand_order`` of every card, looked up when a fold sorts the hands after a pass.
+_HAND_ORDER = {r + s: hand_order(r + s) for s in SUIT_ORDER for r in RANK_ORDER}
+
+
 def sort_hand(cards: Iterable[CardCode]) -> tuple[CardCode, ...]:
-    return tuple(sorted(cards, key=hand_order))
+    return tuple(sorted(cards, key=_HAND_ORDER.__getitem__))
 
 
 def card_points(card: CardCode) -> int:

@@ -104,8 +104,14 @@ def test_random_playouts_keep_every_invariant(table):
         viewer = rng.choice(viewers)
         twin = shuffle_hidden(state, viewer, rng)
         assert view_for(twin, viewer) == view_for(state, viewer)
-    # replaying the log gives the live state
+    # replaying the log gives the live state, also on top of a snapshot, which the replay
+    # leaves as it was (it changes a copy of its own in place)
     assert replay(log) == state
+    middle = rng.randrange(1, len(log))
+    snapshot = replay(log[:middle])
+    assert replay(log[middle:], snapshot) == state
+    assert snapshot == replay(log[:middle]) != state
+    assert replay([], snapshot) is snapshot
     assert state.phase is Phase.FINISHED
     # redacted events reveal nothing while the match runs
     for event in log:
