@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeAlias
+from typing import Any, ClassVar, TypeAlias, TypeGuard
 
-from cards.deck import CardCode, is_card_code
+from cards.deck import JOKER_CODES, CardCode, is_card_code
 from cards.errors import MalformedActionError
 from hearts.scoring import sort_hand
 
@@ -59,6 +59,11 @@ Action: TypeAlias = PassCards | PlayCard | Undo
 _FIELDS = {"pass": {"type", "cards"}, "play": {"type", "card"}, "undo": {"type"}}
 
 
+def _is_hearts_card(value: object) -> TypeGuard[CardCode]:
+    """A card of the 52 Hearts is played with (no joker)."""
+    return is_card_code(value) and value not in JOKER_CODES
+
+
 def action_from_json(data: object) -> Action:
     """Parse an action; :class:`~cards.errors.MalformedActionError` when it is not one."""
     if not isinstance(data, Mapping):
@@ -73,14 +78,14 @@ def action_from_json(data: object) -> Action:
         return Undo()
     if kind == "play":
         card = data.get("card")
-        if not isinstance(card, str) or not is_card_code(card):
+        if not _is_hearts_card(card):
             raise MalformedActionError("'card' must be a card code such as 'QS'")
         return PlayCard(card)
     cards = data.get("cards")
     if (
         not isinstance(cards, list | tuple)
         or len(cards) != PASS_SIZE
-        or not all(is_card_code(c) for c in cards)
+        or not all(_is_hearts_card(c) for c in cards)
         or len(set(cards)) != PASS_SIZE
     ):
         raise MalformedActionError("'cards' must list three different card codes")

@@ -3,9 +3,9 @@ each choice hidden, even from its receiver, until all have chosen."""
 
 import pytest
 
-from cards.errors import WrongPhaseError
+from cards.errors import MalformedActionError, WrongPhaseError
 from hearts import errors
-from hearts.actions import PassCards, PlayCard
+from hearts.actions import PassCards, PlayCard, action_from_json
 from hearts.decide import legal_actions
 from hearts.events import CardsPassed, PassesExchanged
 from hearts.rules import Rules
@@ -43,6 +43,21 @@ def test_a_pass_is_three_different_cards(pick):
     with pytest.raises(errors.NotThreeCardsError) as refused:
         act(state, 0, PassCards(tuple(state.hands[0][i] for i in pick)))
     assert refused.value.code == "not_three_cards"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"type": "pass", "cards": ["XR", "2C", "3C"]},
+        {"type": "pass", "cards": ["2C", "3C", "1Z"]},
+        {"type": "play", "card": "XB"},
+    ],
+)
+def test_a_card_hearts_has_no_place_for_is_malformed(data):
+    """A joker is a card code of the platform's deck but no card of Hearts: read from JSON,
+    an action naming one is malformed (a clear 400), not an error of the server."""
+    with pytest.raises(MalformedActionError):
+        action_from_json(data)
 
 
 def test_a_pass_is_hidden_until_everyone_has_chosen():
