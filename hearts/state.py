@@ -12,6 +12,7 @@ from typing import Any, TypeAlias
 from cards.deck import CardCode
 from cards.errors import EngineError
 from cards.frozen import fold_in_place
+from cards.frozen import replaced as _copy  # the hot path's copy of a state
 from cards.protocol import COM, HUMAN
 from cards.seating import SeatTaken, seat_taken_changes, waiting
 from hearts.events import (
@@ -130,16 +131,6 @@ class State:
 
 
 Changes: TypeAlias = dict[str, Any]
-
-
-def _copy(state: State, changes: Changes) -> State:
-    """``state`` with ``changes``, without re-running the constructor: the hot path of
-    replay (a state has no slots, so its fields live in its ``__dict__``)."""
-    new: State = object.__new__(State)
-    fields = new.__dict__
-    fields.update(state.__dict__)
-    fields.update(changes)
-    return new
 
 
 def _put(seq: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
