@@ -239,19 +239,17 @@ _EVOLVERS: dict[type, Callable[[Any, Any], Changes]] = {
 
 def evolve(state: State | None, event: Event) -> State:
     """Apply one event; ``state`` is ``None`` only for the first, ``match_started``."""
-    if isinstance(event, MatchStarted):
-        if state is not None:
-            raise EngineError("match_started must be the first event")
-        return State(
-            rules=event.rules,
-            players=event.players,
-            seed=bytes.fromhex(event.seed),
-            version=1,
-            totals=(0,) * len(event.players),
-        )
     if state is None:
+        if isinstance(event, MatchStarted):
+            return State(
+                rules=event.rules,
+                players=event.players,
+                seed=bytes.fromhex(event.seed),
+                version=1,
+                totals=(0,) * len(event.players),
+            )
         raise EngineError("the first event must be match_started")
-    return _replace(state, _changes(state, event))
+    return _replace(state, _changes(state, event))  # a second match_started raises there
 
 
 def _changes(state: State, event: Event) -> Changes:

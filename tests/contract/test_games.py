@@ -51,7 +51,13 @@ import pytest
 
 import games
 from cards.deck import is_card_code
-from cards.errors import IllegalActionError, MalformedActionError, MalformedEventError, RulesError
+from cards.errors import (
+    EngineError,
+    IllegalActionError,
+    MalformedActionError,
+    MalformedEventError,
+    RulesError,
+)
 from cards.protocol import COM, HUMAN, OPEN, Game
 from cards.shuffle import commitment_of
 from tests.toy import TOY
@@ -870,6 +876,24 @@ def test_abort_reveals_the_seed(name: str) -> None:
         assert game.revealed_seed(state) == seed.hex()
         assert game.seats_to_act(state) == ()
         assert game.audit([*events, *aborted]).faults == []
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_log_begins_with_its_one_match_started(name: str) -> None:
+    game = games.get_game(name)
+    rules = game.rules(game.info.presets[0], {})
+    events = game.start(rules, [HUMAN] * game.seat_limits(rules)[0], bytes(range(32)))
+    state = game.replay(events)
+    with pytest.raises(EngineError, match="first event must be match_started"):
+        game.replay(events[1:])
+    with pytest.raises(EngineError, match="first event must be match_started"):
+        game.evolve(None, events[1])
+    with pytest.raises(EngineError, match="match_started must be the first event"):
+        game.evolve(state, events[0])
+    with pytest.raises(EngineError, match="match_started must be the first event"):
+        game.replay(events[:1], state)
+    with pytest.raises(EngineError, match="no events to replay"):
+        game.replay([])
 
 
 def test_the_redaction_check_sees_a_leak_that_names_no_card(
