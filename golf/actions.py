@@ -121,7 +121,7 @@ def action_from_json(data: object) -> Action:
     allowed = {"type", "position"} if kind in ("reveal", "swap") else {"type"}
     if kind == "discard":
         allowed = {"type", "flip"}
-    extra = sorted(set(data) - allowed)
+    extra = sorted(map(str, set(data) - allowed))
     if extra:
         raise MalformedActionError(f"unexpected field {extra[0]!r} for a {kind!r} action")
     if kind == "reveal":

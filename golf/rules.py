@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
@@ -160,10 +161,10 @@ class Rules:
     @classmethod
     def from_preset(cls, preset: str = "six-card", /, **overrides: Any) -> Rules:
         """A preset with field overrides; overrides use the JSON spelling of values."""
-        if preset not in PRESETS:
+        if not isinstance(preset, str) or preset not in PRESETS:
             raise RulesError("preset", f"unknown preset {preset!r}; one of {sorted(PRESETS)}")
         data = PRESETS[preset].to_json()
-        unknown = sorted(set(overrides) - set(FIELD_NAMES) - {"preset"})
+        unknown = sorted(map(str, set(overrides) - set(FIELD_NAMES) - {"preset"}))
         if unknown:
             raise RulesError(unknown[0], f"unknown rules option; options are {FIELD_NAMES}")
         if overrides.get("preset", preset) != preset:
@@ -183,9 +184,9 @@ class Rules:
         if not isinstance(data, Mapping):
             raise RulesError("rules", "must be an object")
         preset = data.get("preset", "six-card")
-        if preset not in PRESETS:
+        if not isinstance(preset, str) or preset not in PRESETS:
             raise RulesError("preset", f"unknown preset {preset!r}; one of {sorted(PRESETS)}")
-        unknown = sorted(set(data) - set(FIELD_NAMES) - {"preset", "points"})
+        unknown = sorted(map(str, set(data) - set(FIELD_NAMES) - {"preset", "points"}))
         if unknown:
             raise RulesError(unknown[0], f"unknown rules option; options are {FIELD_NAMES}")
         base = PRESETS[preset]
@@ -336,11 +337,12 @@ def _parse_enum(name: str, kind: type[enum.Enum]) -> Any:
     return parse
 
 
+_GRID = re.compile(r"([0-9]+)x([0-9]+)")  # ASCII digits: str.isdigit takes "²"
+
+
 def _parse_grid(value: Any) -> tuple[int, int]:
-    if isinstance(value, str) and "x" in value:
-        rows, _, cols = value.partition("x")
-        if rows.isdigit() and cols.isdigit():
-            return int(rows), int(cols)
+    if isinstance(value, str) and (written := _GRID.fullmatch(value)):
+        return int(written[1]), int(written[2])
     if isinstance(value, (list, tuple)) and len(value) == 2 and all(type(v) is int for v in value):
         return int(value[0]), int(value[1])
     raise RulesError("grid", "must be written ROWSxCOLS, e.g. '2x3'")

@@ -71,7 +71,7 @@ def action_from_json(data: object) -> Action:
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _FIELDS:
         raise MalformedActionError(f"'type' must be one of {sorted(_FIELDS)}")
-    extra = sorted(set(data) - _FIELDS[kind])
+    extra = sorted(map(str, set(data) - _FIELDS[kind]))
     if extra:
         raise MalformedActionError(f"unexpected field {extra[0]!r} for a {kind!r} action")
     if kind == "undo":

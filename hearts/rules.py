@@ -195,7 +195,7 @@ def _preset(name: object) -> Rules:
 
 
 def _check_names(data: Mapping[str, Any]) -> None:
-    unknown = sorted(set(data) - set(OPTION_NAMES) - {"preset"})
+    unknown = sorted(map(str, set(data) - set(OPTION_NAMES) - {"preset"}))
     if unknown:
         raise RulesError(unknown[0], f"unknown rules option; the options are {OPTION_NAMES}")
 

@@ -43,7 +43,7 @@ class Rules:
     @classmethod
     def from_preset(cls, preset: str = PRESET, /, **overrides: Any) -> Rules:
         """A preset with option overrides in their JSON spelling."""
-        if preset not in PRESETS:
+        if not isinstance(preset, str) or preset not in PRESETS:
             raise RulesError("preset", f"unknown preset {preset!r}; one of {sorted(PRESETS)}")
         if overrides.get("preset", preset) != preset:
             raise RulesError("preset", "the preset is the match's 'preset', not a rules option")

@@ -294,6 +294,17 @@ def test_the_preset_inside_the_rules_is_a_clear_400(alice):
     assert "rules.preset" in assert_problem(response, 400, "invalid_rules")["errors"]
 
 
+@pytest.mark.parametrize("grid", ["²x³", "2x³", "٢x٣", "2x3 ", "0x3"])
+def test_a_grid_of_other_digits_is_a_clear_400(alice, grid):
+    """``str.isdigit`` takes superscripts, which ``int`` refuses: that was a 500."""
+    response = alice.post(
+        "/api/matches",
+        {"seats": [{"type": "me"}, {"type": "com", "level": "normal"}], "rules": {"grid": grid}},
+        format="json",
+    )
+    assert "rules.grid" in assert_problem(response, 400, "invalid_rules")["errors"]
+
+
 def test_oversized_urls_and_headers_are_refused_as_problems(alice):
     assert_problem(alice.get("/api/matches?q=" + "a" * 3000), 414, "uri_too_long")
     assert_problem(alice.get("/api/me", HTTP_X_JUNK="j" * 9000), 431, "headers_too_large")

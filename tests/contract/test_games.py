@@ -738,8 +738,15 @@ def test_rules_errors_name_the_option(name: str) -> None:
         game.rules("no-such-preset", {})
     assert caught.value.field == "preset"
     with pytest.raises(RulesError) as caught:
+        game.rules(["not", "a", "name"], {})  # type: ignore[arg-type]
+    assert caught.value.field == "preset"
+    with pytest.raises(RulesError) as caught:
         game.rules(preset, {"no_such_option": 1})
     assert caught.value.field == "no_such_option"
+    stored = game.preset_rules(preset)
+    for data in ({**stored, "preset": ["not", "a", "name"]}, {**stored, 1: 2, "zz": 3}):
+        with pytest.raises(RulesError):
+            game.rules_from_json(data)
     for option in game.info.options:
         schema = json_schema(option.schema)
         candidates: list[Any] = ["not a value", -1000, {"?": "?"}, [[]]]
@@ -764,6 +771,7 @@ def test_malformed_actions(name: str) -> None:
     for action in legal[:3]:
         data = game.action_to_json(action)
         samples.append({**data, "unexpected": 1})
+        samples.append({**data, 1: 2, "unexpected": 1})  # keys JSON cannot write
         samples.extend({**data, key: {"bad": [1]}} for key in data)
     for data in samples:
         with pytest.raises(MalformedActionError):

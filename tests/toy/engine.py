@@ -96,7 +96,7 @@ def rules_from_json(data: object) -> Rules:
 
 
 def make_rules(preset: str, overrides: Mapping[str, Any]) -> Rules:
-    if preset not in PRESETS:
+    if not isinstance(preset, str) or preset not in PRESETS:
         raise RulesError("preset", f"unknown preset {preset!r}; one of {sorted(PRESETS)}")
     if overrides.get("preset", preset) != preset:
         raise RulesError("preset", "the preset is the match's 'preset', not a rules option")
