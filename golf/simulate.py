@@ -94,7 +94,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         rules = Rules.from_preset(args.preset, **overrides)
         rules.validate_for(args.players)
-    except EngineError as exc:
+        start_match(rules, args.players if com is None else [COM] * args.players, b"\0" * 32)
+    except EngineError as exc:  # e.g. undo, which needs a human seat beside COMs
         print(f"error: {exc}", file=sys.stderr)
         return 2
     rng = random.Random(args.seed)

@@ -133,7 +133,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         rules = Rules.from_preset(args.preset, **parse_overrides(args.set))
         rules.validate_for(args.players)
-    except EngineError as exc:
+        start_match(rules, [COM] * args.players, b"\0" * 32)
+    except EngineError as exc:  # e.g. undo, which needs a human seat beside COMs
         print(f"error: {exc}", file=sys.stderr)
         return 2
     rng = random.Random(args.seed)

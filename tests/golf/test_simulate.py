@@ -85,3 +85,9 @@ def test_the_same_seed_plays_the_same_match(capsys):
 def test_bad_rules_are_reported(capsys):
     code, _, err = run(capsys, "--set", "holes=40")
     assert code == 2 and "holes" in err
+
+
+@pytest.mark.parametrize("com", [[], ["--com", "normal"]])
+def test_a_table_that_cannot_start_is_reported(capsys, com):
+    code, out, err = run(capsys, "--set", "undo=true", *com)  # undo needs a human seat
+    assert code == 2 and err.startswith("error: undo:") and not out
