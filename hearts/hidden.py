@@ -26,8 +26,8 @@ def hidden_cards(state: State, seat: int | None) -> list[CardCode]:
 
 def resample_hidden(state: State, seat: int | None, rng: random.Random) -> State:
     """A state ``seat`` cannot tell from ``state``: the cards it cannot see permuted among
-    their places (in the hands, the chosen passes, the undo point alike) and the seed
-    drawn afresh."""
+    their places (in the hands, the chosen passes, the marks of cards an undo showed, the
+    undo point alike) and the seed drawn afresh."""
     if state.ended:
         return _with(state, lambda c: c, rng.randbytes(32))
     old = hidden_cards(state, seat)
@@ -47,6 +47,7 @@ def _with(state: State, move: Callable[[CardCode], CardCode], seed: bytes) -> St
         "hands": tuple(hand(h) for h in state.hands),
         "passes": tuple(None if p is None else hand(p) for p in state.passes),
         "received": tuple(hand(r) for r in state.received),
+        "seen": tuple(sorted((seat, move(card)) for seat, card in state.seen)),
         "undo_point": None if point is None else _with(point, move, seed),
     }
     new: State = object.__new__(State)

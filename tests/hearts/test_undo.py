@@ -61,6 +61,15 @@ def test_undo_never_un_sees():
     for seat, card in com_cards:
         assert card in other.hands[seat]
     assert view_for(other, 0) == view
+    # redrawn for another seat, each mark still names a card its seat holds, in the undo
+    # point too (a state that seat cannot tell apart is one real play could reach)
+    for viewer in (None, 1, 2, 3):
+        for seed in range(5):
+            other = resample_hidden(state, viewer, random.Random(seed))
+            assert view_for(other, viewer) == view_for(state, viewer)
+            for each in (other, other.undo_point):
+                assert len(each.seen) == 3
+                assert all(card in each.hands[seat] for seat, card in each.seen)
     assert state_from_json(state_to_json(state)) == state
     # played again, a seen card is public: no longer a mark
     state = play(state, "2C")
