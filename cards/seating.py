@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeGuard
 
 from cards.errors import IllegalActionError, MatchOverError, RulesError
 from cards.protocol import COM, HUMAN, OPEN
@@ -52,6 +52,15 @@ class SeatNotOpenError(IllegalActionError):
 
 class WaitingForPlayersError(IllegalActionError):
     code = "waiting_for_players"
+
+
+def at_table(seat: object, seats: int) -> TypeGuard[int]:
+    """Whether ``seat`` is one of ``seats`` seats' numbers (an ``int``, and not a ``bool``).
+
+    >>> at_table(1, 2), at_table(2, 2), at_table(True, 2), at_table("1", 2)
+    (True, False, False, False)
+    """
+    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seats
 
 
 def check_kinds(kinds: Sequence[str]) -> None:

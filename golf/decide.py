@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cards.seating import (
+    at_table,
     check_kinds,
     humans_to_be,
     refuse_while_waiting,
@@ -159,7 +160,7 @@ def awaits_next(state: State, seat: Seat) -> bool:
 def legal_actions(state: State, seat: Seat) -> list[Action]:
     """Every action ``seat`` may take now, in a stable order."""
     actions: list[Action] = []
-    if not 0 <= seat < state.seats or state.ended or waiting(state.players):
+    if not at_table(seat, state.seats) or state.ended or waiting(state.players):
         return actions
     up = state.face_up[seat] if state.face_up else ()
     face_down = [p for p, is_up in enumerate(up) if not is_up]
@@ -190,7 +191,7 @@ def legal_actions(state: State, seat: Seat) -> list[Action]:
 
 def decide(state: State, seat: Seat, action: Action) -> list[Event]:
     """The events ``action`` by ``seat`` causes, or an :class:`IllegalActionError`."""
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.seats:
+    if not at_table(seat, state.seats):
         raise errors.NotASeatError(f"seat must be between 0 and {state.seats - 1}")
     if state.ended:
         raise errors.MatchOverError("the match is over")

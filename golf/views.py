@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cards.deck import CardCode
+from cards.seating import at_table
 from golf.actions import Action
 from golf.decide import can_undo, legal_actions
 from golf.events import (
@@ -117,7 +118,7 @@ class View:
 
 def view_for(state: State, seat: Seat | None) -> View:
     """The view of ``seat``; ``None`` (or a seat not at the table) gets the spectator view."""
-    if seat is not None and not 0 <= seat < state.seats:
+    if not at_table(seat, state.seats):
         seat = None
     grids = tuple(
         tuple(card if up else None for card, up in zip(grid, ups, strict=True))

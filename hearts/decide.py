@@ -20,6 +20,7 @@ from cards.errors import (
     WrongPhaseError,
 )
 from cards.seating import (
+    at_table,
     check_kinds,
     humans_to_be,
     refuse_while_waiting,
@@ -175,7 +176,7 @@ def legal_plays(
 
 def legal_actions(state: State, seat: Seat) -> list[Action]:
     """Every action ``seat`` may take now, in a stable order."""
-    if not 0 <= seat < state.seats or state.ended or waiting(state.players):
+    if not at_table(seat, state.seats) or state.ended or waiting(state.players):
         return []
     found: list[Action] = []
     if state.phase is Phase.PASSING and state.passes[seat] is None:
@@ -189,7 +190,7 @@ def legal_actions(state: State, seat: Seat) -> list[Action]:
 
 def decide(state: State, seat: Seat, action: Action) -> list[Event]:
     """The events ``action`` of ``seat`` causes, or an :class:`IllegalActionError`."""
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
+    if not at_table(seat, state.seats):
         raise NotASeatError(f"seat must be between 0 and {state.seats - 1}")
     if state.ended:
         raise MatchOverError("the match is over")

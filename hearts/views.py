@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cards.deck import CardCode
-from cards.seating import waiting
+from cards.seating import at_table, waiting
 from hearts.actions import Action
 from hearts.decide import can_undo, legal_actions
 from hearts.events import (
@@ -120,7 +120,7 @@ class View:
 
 def view_for(state: State, seat: Seat | None) -> View:
     """The view of ``seat``; ``None`` (or a seat not at the table) gets a spectator's."""
-    if seat is not None and not 0 <= seat < state.seats:
+    if not at_table(seat, state.seats):
         seat = None
     n = state.seats
     own = seat is not None and bool(state.hands)

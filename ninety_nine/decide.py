@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from cards import errors
-from cards.seating import check_kinds, refuse_while_waiting, take_seat, waiting
+from cards.seating import at_table, check_kinds, refuse_while_waiting, take_seat, waiting
 from cards.shuffle import commitment_of
 from cards.tricks import follow_suit, suit_of, trick_winner
 from ninety_nine.actions import (
@@ -140,7 +140,7 @@ def _score(s: State) -> DealScored:
 def legal_actions(state: State, seat: Seat) -> list[Action]:
     """Every action ``seat`` may take now, in a stable order (bids: the 220 ways to lay
     aside three of twelve cards, in the hand's order)."""
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
+    if not at_table(seat, SEATS):
         return []
     if waiting(state.players):
         return []
@@ -163,7 +163,7 @@ def legal_actions(state: State, seat: Seat) -> list[Action]:
 
 def decide(state: State, seat: Seat, action: Action) -> list[Event]:
     """The events ``action`` by ``seat`` causes, or a coded ``IllegalActionError``."""
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
+    if not at_table(seat, SEATS):
         raise errors.NotASeatError(f"seat must be between 0 and {SEATS - 1}")
     if state.ended:
         raise errors.MatchOverError("the match is over")

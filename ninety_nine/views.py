@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cards.deck import CardCode
+from cards.seating import at_table
 from ninety_nine.actions import REVEAL, Action
 from ninety_nine.decide import legal_actions
 from ninety_nine.events import (
@@ -128,7 +129,7 @@ def _trick(t: TrickWon) -> dict[str, Any]:
 
 def view_for(state: State, seat: Seat | None) -> View:
     """The view of ``seat``; ``None`` (or a seat not at the table) gets a spectator's."""
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
+    if not at_table(seat, SEATS):
         seat = None
     everything = state.ended
     shown = state.premium_seat if state.shown else None

@@ -778,6 +778,23 @@ def test_malformed_actions(name: str) -> None:
             game.action_from_json(data)
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_a_seat_not_at_the_table_has_no_actions_and_a_spectators_view(name: str) -> None:
+    game = games.get_game(name)
+    rules = game.rules(game.info.default_preset, {})
+    seats = game.seat_limits(rules)[0]
+    state = game.replay(game.start(rules, [HUMAN] * seats, bytes(32)))
+    to_act = game.seats_to_act(state)[0]
+    assert game.legal_actions(state, to_act)
+    spectator = game.view(state, None)
+    for seat in (-1, seats, True, False, "0", str(to_act), 1.0, float(to_act), None):
+        assert game.legal_actions(state, seat) == [], repr(seat)  # type: ignore[arg-type]
+        assert game.view(state, seat) == spectator, repr(seat)  # type: ignore[arg-type]
+        with pytest.raises(IllegalActionError) as caught:
+            game.decide(state, seat, game.legal_actions(state, to_act)[0])  # type: ignore[arg-type]
+        assert CODE.fullmatch(caught.value.code)
+
+
 # Defects of a registered game that a check below finds, by (game, check): the check is
 # expected to fail for that game (strictly: it must be removed from here once fixed).
 KNOWN_DEFECTS: dict[tuple[str, str], str] = {}

@@ -34,6 +34,7 @@ from cards.errors import (
 )
 from cards.seating import (
     SeatTaken,
+    at_table,
     check_kinds,
     refuse_while_waiting,
     seat_taken_changes,
@@ -354,13 +355,13 @@ def _next_automatic(s: State) -> Event | None:
 
 
 def legal_actions(state: State, seat: int | None) -> list[PlayCard]:
-    if seat is None or state.to_act != seat:
+    if not at_table(seat, state.seats) or state.to_act != seat:
         return []
     return [PlayCard(card) for card in state.hands[seat]]
 
 
 def decide(state: State, seat: int, action: PlayCard) -> list[Event]:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
+    if not at_table(seat, state.seats):
         raise NotASeatError(f"seat must be between 0 and {state.seats - 1}")
     if state.ended:
         raise MatchOverError("the match is over")

@@ -10,7 +10,7 @@ from typing import Any
 
 from cards.errors import EngineError, NotYourTurnError
 from cards.protocol import Game, GameInfo, LogAudit, Option, Schemas, Summary
-from cards.seating import SeatTaken, take_seat
+from cards.seating import SeatTaken, at_table, take_seat
 from cards.shuffle import commitment_of
 from tests.toy import engine, schemas
 from tests.toy.engine import (
@@ -42,7 +42,7 @@ def _plays(plays: engine.Plays) -> list[dict[str, Any]]:
 
 def view_of(state: State, seat: int | None) -> dict[str, Any]:
     """What ``seat`` may see: its own hand, the others' sizes, every played card."""
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
+    if not at_table(seat, state.seats):
         seat = None
     return {
         "seat": seat,
