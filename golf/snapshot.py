@@ -5,7 +5,9 @@ tests check that loading from a snapshot equals a full replay. A field missing f
 older snapshot takes its default (the ``seen`` marks: nothing seen; the seats awaited
 after a hole: none). Format 1 snapshots (before per-seat ``seen`` marks and
 ``hole_finishers``) still load: their marks were the lone undo seat's, and the finishers
-of the holes they had scored are unknown to them (``None``; a replay knows them).
+of the holes they had scored are unknown to them (``None``; a replay knows them). A
+snapshot taken before states kept the piles of a hole's reshuffles (``reshuffled_piles``)
+loads without them: an undo then foresees nothing of the stocks those piles made.
 
 >>> from golf import Rules, replay, start_match
 >>> state = replay(start_match(Rules.from_preset("six-card"), 2, bytes(32)))
@@ -22,7 +24,15 @@ from golf.rules import Rules
 from golf.state import Phase, State
 
 FORMAT = 2
-_NESTED = ("grids", "face_up", "hole_scores", "last_hole_grids", "seen", "stock_seen")
+_NESTED = (
+    "grids",
+    "face_up",
+    "hole_scores",
+    "last_hole_grids",
+    "seen",
+    "stock_seen",
+    "reshuffled_piles",
+)
 
 
 def state_to_json(state: State) -> dict[str, Any]:
@@ -37,6 +47,8 @@ def state_to_json(state: State) -> dict[str, Any]:
             value = value.value
         elif f.name == "undo_point":
             value = None if value is None else state_to_json(value)
+        elif f.name == "foreseen":
+            value = [[v, n, list(pile), count] for v, n, pile, count in value]
         elif isinstance(value, tuple):
             value = [list(v) if isinstance(v, tuple) else v for v in value]
         data[f.name] = value
@@ -63,6 +75,8 @@ def state_from_json(data: dict[str, Any]) -> State:
             value = None if value is None else state_from_json(value)
         elif f.name in _NESTED:
             value = tuple(tuple(v) for v in value)
+        elif f.name == "foreseen":
+            value = tuple((v, n, tuple(pile), count) for v, n, pile, count in value)
         elif isinstance(value, list):
             value = tuple(value)
         kwargs[f.name] = value

@@ -101,6 +101,12 @@ class State:
     seen: tuple[tuple[Seat, Seat, Position], ...] = ()
     stock_seen: tuple[tuple[Seat, int], ...] = ()
     drawn_seen: tuple[Seat, ...] = ()
+    # The piles this hole's reshuffles shuffled (discards, public), and what a seat that
+    # undid saw of a stock a reshuffle may make again: sorted ``(viewer, reshuffle, pile,
+    # count)``, the top ``count`` cards of the stock that this hole's ``reshuffle``-th
+    # (0-based) reshuffle of ``pile`` makes (the same pile gets the same stock).
+    reshuffled_piles: tuple[tuple[CardCode, ...], ...] = ()
+    foreseen: tuple[tuple[Seat, int, tuple[CardCode, ...], int], ...] = ()
 
     @property
     def seats(self) -> int:
@@ -218,6 +224,8 @@ def _hole_dealt(s: State, e: HoleDealt) -> Changes:
         "end_reason": None,
         "awaiting_next": (),
         "stock_seen": (),
+        "reshuffled_piles": (),
+        "foreseen": (),
     }
 
 
@@ -296,11 +304,18 @@ def _card_discarded(s: State, e: CardDiscarded) -> Changes:
 
 
 def _stock_reshuffled(s: State, e: StockReshuffled) -> Changes:
+    pile = s.discard[:-1]
+    known = {
+        viewer: count
+        for viewer, number, foreseen_pile, count in s.foreseen
+        if number == s.reshuffles and foreseen_pile == pile
+    }
     return {
         "stock": e.stock,
         "discard": s.discard[-1:],
         "reshuffles": s.reshuffles + 1,
-        "stock_seen": (),
+        "reshuffled_piles": (*s.reshuffled_piles, pile),
+        "stock_seen": tuple(sorted(known.items())),
     }
 
 
@@ -367,7 +382,9 @@ def _undone(s: State, e: Undone) -> Changes:
     Every grid card face down at the point and face up now was shown (flipped, or swapped
     onto the discard pile), and every card drawn from the stock since was shown (placed or
     discarded face up), except a card a COM still holds. Those cards are where they were
-    at the point: face down again, and the top of the stock in draw order. The marks are
+    at the point: face down again, and the top of the stock in draw order. The cards drawn
+    from a stock reshuffled since the point were shown too: a reshuffle of the same pile
+    makes the same stock again, so they are marked at its top if it does. The marks are
     the viewer's alone (in a local match other human seats keep their own marks, and see
     none of these: the device was not passed). They go into the point too, so that undoing
     to it again keeps them.
@@ -386,11 +403,21 @@ def _undone(s: State, e: Undone) -> Changes:
         drawn = len(point.stock) - len(s.stock) - (s.drawn_from == STOCK)
     stock = dict(point.stock_seen)
     stock[viewer] = max(stock.get(viewer, 0), drawn)
+    foreseen = {(v, number, pile): count for v, number, pile, count in point.foreseen}
+    first = s.reshuffles - len(s.reshuffled_piles)  # an older snapshot may lack them
+    for number in range(max(point.reshuffles, first), s.reshuffles):  # each stock since
+        pile = s.reshuffled_piles[number - first]
+        shown = len(pile)  # all of it, but for the last stock's cards still in it or held
+        if number == s.reshuffles - 1:
+            shown -= len(s.stock) + (s.drawn_from == STOCK)
+        key = (viewer, number, pile)
+        foreseen[key] = max(foreseen.get(key, 0), shown)
     marked = _replace(
         point,
         {
             "seen": tuple(sorted(seen)),
             "stock_seen": tuple(sorted((v, n) for v, n in stock.items() if n > 0)),
+            "foreseen": tuple(sorted((*key, n) for key, n in foreseen.items() if n > 0)),
         },
     )
     return {**marked.__dict__, "undo_point": marked}

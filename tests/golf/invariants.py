@@ -110,7 +110,10 @@ class Sight:
     its hand, or drawn from the discard pile). Its place is known while it moves in the
     open; a reshuffle hides where the cards of the pile went. An undo restores every card's
     place at the undo point and forgets nothing: every card shown since the point is known
-    at its place there, which also stays known if the seat undoes to that point again.
+    at its place there, which also stays known if the seat undoes to that point again; and
+    a stock reshuffled since the point is remembered with the pile it came from: if the
+    same reshuffle of the hole shuffles the same pile again (and so makes the same stock),
+    the places in it of the cards shown are known.
     Feed it every event with the state after it, then compare :meth:`expected` with the
     seat's view (:func:`view_marks`).
     """
@@ -126,6 +129,11 @@ class Sight:
         self.shown: set[int] = set()  # since the undo point
         self.point: tuple[list[list[int]], list[int], list[int], int | None, set[int]] | None
         self.point = None
+        # this hole's reshuffles since the point: (number, the pile's codes, the stock made,
+        # the cards of it shown since)
+        self.reshuffled: list[tuple[int, tuple[str, ...], list[int], set[int]]] = []
+        # (number, the pile's codes): the places in the stock it makes that are known
+        self.foreseen: dict[tuple[int, tuple[str, ...]], set[int]] = {}
 
     def _new(self, codes: tuple[str, ...]) -> list[int]:
         first = len(self.codes)
@@ -142,11 +150,13 @@ class Sight:
             self.discard = self._new((event.discard,))
             self.stock = self._new(event.stock)
             self.hand, self.known, self.point = None, set(), None
+            self.reshuffled, self.foreseen = [], {}
         elif isinstance(event, CardDrawn):
             self.hand = self.stock.pop(0) if event.source == STOCK else self.discard.pop()
             if event.seat == self.seat:
                 self._save()
                 self.shown = set()
+                self.reshuffled = []
         elif isinstance(event, CardSwapped):
             assert self.hand is not None
             self.discard.append(self.grids[event.seat][event.position])
@@ -160,12 +170,20 @@ class Sight:
             pile, self.discard = self.discard[:-1], self.discard[-1:]
             self.known -= set(pile)
             self.stock = []
+            codes = tuple(self.codes[c] for c in pile)
             for code in event.stock:  # cards of one code are alike: any of them will do
                 card = next(c for c in pile if self.codes[c] == code)
                 pile.remove(card)
                 self.stock.append(card)
+            self.known |= {self.stock[i] for i in self.foreseen.get((event.count, codes), ())}
+            if self.point is not None:
+                self.reshuffled.append((event.count, codes, list(self.stock), set()))
         elif isinstance(event, Undone):
             assert self.point is not None
+            for number, codes, made, shown in self.reshuffled:
+                places = {i for i, card in enumerate(made) if card in shown}
+                self.foreseen[number, codes] = self.foreseen.get((number, codes), set()) | places
+            self.reshuffled = []
             grids, stock, discard, self.hand, known = self.point
             self.grids, self.stock, self.discard = [list(g) for g in grids], stock, discard
             self.known, self.shown = known | self.shown, set()
@@ -176,6 +194,8 @@ class Sight:
         visible = self._visible(state)
         self.known |= visible
         self.shown |= visible
+        for _, _, made, shown in self.reshuffled:
+            shown |= visible & set(made)
 
     def _check(self, state: State) -> None:
         """The ids follow the state's cards."""
