@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import TypeAlias, TypeGuard
 
 CardCode: TypeAlias = str
 
@@ -87,6 +87,16 @@ class Card:
 
 def is_card_code(value: object) -> bool:
     return isinstance(value, str) and value in _VALID_CODES
+
+
+def are_card_codes(value: object) -> TypeGuard[tuple[CardCode, ...]]:
+    """Whether ``value`` is a tuple of card codes, as an action holds its cards (an action
+    built in Python skips the JSON parser's checks).
+
+    >>> are_card_codes(("2C", "QS")), are_card_codes(["2C"]), are_card_codes(("2C", None))
+    (True, False, False)
+    """
+    return isinstance(value, tuple) and all(is_card_code(c) for c in value)
 
 
 def rank_of(code: CardCode) -> str:

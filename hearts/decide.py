@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
+from cards.deck import are_card_codes
 from cards.errors import (
     IllegalActionError,
     MalformedActionError,
@@ -213,6 +214,8 @@ def decide(state: State, seat: Seat, action: Action) -> list[Event]:
 
 
 def _pass(state: State, seat: Seat, action: PassCards) -> Event:
+    if not are_card_codes(action.cards):
+        raise MalformedActionError("a pass is a tuple of three card codes")
     if state.phase is not Phase.PASSING:
         raise WrongPhaseError("cards are passed only before the first trick of a passing deal")
     if state.passes[seat] is not None:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from cards import errors
+from cards.deck import are_card_codes
 from cards.seating import at_table, check_kinds, refuse_while_waiting, take_seat, waiting
 from cards.shuffle import commitment_of
 from cards.tricks import follow_suit, suit_of, trick_winner
@@ -184,6 +185,8 @@ def _bid(state: State, seat: Seat, action: Bid) -> Event:
         raise errors.WrongPhaseError("bids are made at the start of a deal, before the play")
     if state.bids[seat]:
         raise AlreadyBidError("you have laid aside your bid cards already")
+    if not are_card_codes(action.cards):
+        raise errors.MalformedActionError("a bid is a tuple of three card codes")
     cards = sort_hand(action.cards)  # the event holds them in the pack's order
     if len(cards) != BID_SIZE or len(set(cards)) != BID_SIZE:
         raise NotThreeCardsError("a bid is three different cards")

@@ -36,6 +36,7 @@ then a strict xfail for that game, until the game is fixed.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import os
 import random
@@ -793,6 +794,26 @@ def test_a_seat_not_at_the_table_has_no_actions_and_a_spectators_view(name: str)
         with pytest.raises(IllegalActionError) as caught:
             game.decide(state, seat, game.legal_actions(state, to_act)[0])  # type: ignore[arg-type]
         assert CODE.fullmatch(caught.value.code)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_hand_built_action_of_the_wrong_shape_is_refused(name: str) -> None:
+    """Python callers (COMs, tools) build actions without the JSON parser: a field of the
+    wrong type is refused with the game's own error, never a TypeError from inside."""
+    game = games.get_game(name)
+    for preset in game.info.presets:
+        rules = game.rules(preset, {})
+        seats = game.seat_limits(rules)[0]
+        state = game.replay(game.start(rules, [HUMAN] * seats, bytes(32)))
+        seat = game.seats_to_act(state)[0]
+        for action in game.legal_actions(state, seat)[:3]:
+            if not dataclasses.is_dataclass(action):
+                continue
+            for f in dataclasses.fields(action):
+                for wrong in (None, -1, 10**6, True, "?", ["2C"], ("2C", 7, None), {"c": 1}):
+                    bad = dataclasses.replace(action, **{f.name: wrong})
+                    with pytest.raises((MalformedActionError, IllegalActionError)):
+                        game.decide(state, seat, bad)
 
 
 # Defects of a registered game that a check below finds, by (game, check): the check is
