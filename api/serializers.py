@@ -254,7 +254,10 @@ class MatchDetailSerializer(MatchSummarySerializer):
 class SeatRequestSerializer(StrictSerializer):
     type = serializers.ChoiceField(choices=["me", "open", "com"])
     level = serializers.CharField(
-        required=False, max_length=16, help_text="a COM's level, one of its game's (GET /api/games)"
+        required=False,
+        max_length=16,
+        trim_whitespace=False,  # taken as written, as every name a request gives
+        help_text="a COM's level, one of its game's (GET /api/games)",
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -267,10 +270,16 @@ class SeatRequestSerializer(StrictSerializer):
 
 class MatchCreateSerializer(StrictSerializer):
     game = serializers.CharField(
-        default=DEFAULT_GAME, max_length=32, help_text="the game (GET /api/games)"
+        default=DEFAULT_GAME,
+        max_length=32,
+        trim_whitespace=False,
+        help_text="the game (GET /api/games)",
     )
     preset = serializers.CharField(
-        required=False, max_length=32, help_text="one of the game's presets; its default if absent"
+        required=False,
+        max_length=32,
+        trim_whitespace=False,
+        help_text="one of the game's presets; its default if absent",
     )
     rules = serializers.DictField(
         required=False, help_text="rule overrides by option name (GET /api/games)"

@@ -337,7 +337,8 @@ def _parse_enum(name: str, kind: type[enum.Enum]) -> Any:
     return parse
 
 
-_GRID = re.compile(r"([0-9]+)x([0-9]+)")  # ASCII digits: str.isdigit takes "²"
+# ASCII digits (str.isdigit takes "²"), and few of them (int refuses over 4,300)
+_GRID = re.compile(r"([0-9]{1,9})x([0-9]{1,9})")
 
 
 def _parse_grid(value: Any) -> tuple[int, int]:

@@ -294,9 +294,10 @@ def test_the_preset_inside_the_rules_is_a_clear_400(alice):
     assert "rules.preset" in assert_problem(response, 400, "invalid_rules")["errors"]
 
 
-@pytest.mark.parametrize("grid", ["²x³", "2x³", "٢x٣", "2x3 ", "0x3"])
+@pytest.mark.parametrize("grid", ["²x³", "2x³", "٢x٣", "2x3 ", "0x3", "1" * 5000 + "x3"])
 def test_a_grid_of_other_digits_is_a_clear_400(alice, grid):
-    """``str.isdigit`` takes superscripts, which ``int`` refuses: that was a 500."""
+    """``str.isdigit`` takes superscripts, which ``int`` refuses, as it refuses over 4,300
+    digits: each was a 500."""
     response = alice.post(
         "/api/matches",
         {"seats": [{"type": "me"}, {"type": "com", "level": "normal"}], "rules": {"grid": grid}},
@@ -381,6 +382,34 @@ def test_golfs_name_for_the_round_pause_is_refused_for_other_games(alice, game):
 
 
 # --- 7. smaller things -------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"game": " hearts\n"}, "game"),
+        ({"preset": "\tnine-card "}, "preset"),
+        ({"seats": [{"type": "me"}, {"type": "com", "level": " hard\n"}]}, "seats[1].level"),
+        ({"seats": [{"type": "me"}, {"type": "com", "level": "easy\u00a0"}]}, "seats[1].level"),
+    ],
+)
+def test_names_are_taken_as_written_not_trimmed(alice, body, field):
+    problem = assert_problem(
+        alice.post("/api/matches", body, format="json"), 400, "validation_error"
+    )
+    assert list(problem["errors"]) == [field], problem
+    assert not Match.objects.exists()
+
+
+def test_a_stream_in_a_type_it_is_not_sent_in_is_a_406_the_schema_declares(alice, duel):
+    response = alice.get(f"/api/matches/{duel}/stream", HTTP_ACCEPT="text/html")
+    assert_problem(response, 406, "not_acceptable")
+
+
+def test_a_token_with_a_nul_is_refused_not_a_500(users):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION="Token \x00abc")
+    assert_problem(client.get("/api/me"), 401, "authentication_failed")
+
+
 def test_bearer_tokens_are_accepted_as_well(users):
     from rest_framework.authtoken.models import Token
 
