@@ -54,6 +54,16 @@ class WaitingForPlayersError(IllegalActionError):
     code = "waiting_for_players"
 
 
+def reader(seat: object) -> int | None:
+    """``seat`` as a reader of events: a seat's number, or ``None`` (a spectator) for
+    anything that is not an ``int`` (``True`` is not seat 1).
+
+    >>> reader(2), reader(True), reader("0"), reader(None)
+    (2, None, None, None)
+    """
+    return seat if isinstance(seat, int) and not isinstance(seat, bool) else None
+
+
 def at_table(seat: object, seats: int) -> TypeGuard[int]:
     """Whether ``seat`` is one of ``seats`` seats' numbers (an ``int``, and not a ``bool``).
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cards.deck import CardCode
-from cards.seating import at_table
+from cards.seating import at_table, reader
 from golf.actions import Action
 from golf.decide import can_undo, legal_actions
 from golf.events import (
@@ -200,6 +200,7 @@ def redact_event(event: Event, seat: Seat | None, *, match_ended: bool) -> dict[
     payload = event_payload(event)
     if match_ended:
         return payload
+    seat = reader(seat)
     if isinstance(event, MatchStarted):
         payload["seed"] = None
     elif isinstance(event, HoleDealt):

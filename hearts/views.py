@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cards.deck import CardCode
-from cards.seating import at_table, waiting
+from cards.seating import at_table, reader, waiting
 from hearts.actions import Action
 from hearts.decide import can_undo, legal_actions
 from hearts.events import (
@@ -182,6 +182,7 @@ def redact_event(event: Event, seat: Seat | None, *, match_ended: bool) -> dict[
     payload = event_payload(event)
     if match_ended:
         return payload
+    seat = reader(seat)
     if isinstance(event, MatchStarted | MatchFinished | MatchAborted):
         payload["seed"] = None  # the last two only ever come at the end: a safety net
     elif isinstance(event, CardsDealt):

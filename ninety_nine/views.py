@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cards.deck import CardCode
-from cards.seating import at_table
+from cards.seating import at_table, reader
 from ninety_nine.actions import REVEAL, Action
 from ninety_nine.decide import legal_actions
 from ninety_nine.events import (
@@ -184,6 +184,7 @@ def redact_event(event: Event, seat: Seat | None, *, match_ended: bool) -> dict[
     payload = event_payload(event)
     if match_ended:
         return payload
+    seat = reader(seat)
     if isinstance(event, MatchStarted | MatchFinished | MatchAborted):
         payload["seed"] = None  # the last two only ever come at the end: a safety net
     elif isinstance(event, DealStarted):

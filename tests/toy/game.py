@@ -10,7 +10,7 @@ from typing import Any
 
 from cards.errors import EngineError, NotYourTurnError
 from cards.protocol import Game, GameInfo, LogAudit, Option, Schemas, Summary
-from cards.seating import SeatTaken, at_table, take_seat
+from cards.seating import SeatTaken, at_table, reader, take_seat
 from cards.shuffle import commitment_of
 from tests.toy import engine, schemas
 from tests.toy.engine import (
@@ -71,6 +71,7 @@ def redact(event: Event, seat: int | None, *, match_ended: bool) -> dict[str, An
     payload = engine.event_payload(event)
     if match_ended:
         return payload
+    seat = reader(seat)
     if isinstance(event, MatchStarted):
         payload["seed"] = None
     elif isinstance(event, Dealt):
