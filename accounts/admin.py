@@ -11,6 +11,7 @@ them while a match runs.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from django import forms
@@ -32,12 +33,13 @@ from accounts.moderation import (
     may_suspend,
     running_seats,
 )
-from matches.admin import ActionsNeedPermission
+from matches.admin import ActionsNeedPermission, NoLookupsOnSecrets
 from matches.models import Match, MatchEvent, Seat
 from matches.selectors import event_json
 from matches.store import game_of
 
 SUSPEND_PERMISSION = "accounts.suspend_user"
+ACCOUNT_ID = re.compile(r"[0-9]{1,18}")  # ASCII digits, as many as a bigint holds
 MATCHES_SHOWN = 20  # an account's matches on its page, the most recently updated first
 ACTIONS_SHOWN = 30  # its recent actions, newest first, from those matches only
 
@@ -118,7 +120,8 @@ def shown_action(match: Match, row: MatchEvent) -> dict[str, Any]:
 
 
 @admin.register(User)
-class AccountAdmin(ActionsNeedPermission, UserAdmin):
+class AccountAdmin(NoLookupsOnSecrets, ActionsNeedPermission, UserAdmin):
+    secret_fields = frozenset({"password"})
     list_display = (*UserAdmin.list_display, "suspended_at")
     list_filter = (*UserAdmin.list_filter, SuspendedFilter)
     inlines = [SuspensionInline]
@@ -217,7 +220,11 @@ class AccountAdmin(ActionsNeedPermission, UserAdmin):
     @admin.action(description="Suspend the selected accounts…", permissions=["suspend"])
     def suspend_selected(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse:
         """The suspension form for the selected accounts (it posts to the suspend view)."""
-        return self._suspend_page(request, list(queryset.order_by("pk")), SuspendForm())
+        users = list(queryset.order_by("pk"))
+        if not users:  # deleted since the list was shown
+            self.message_user(request, "No account to suspend was named.", messages.WARNING)
+            return HttpResponseRedirect(reverse("admin:accounts_user_changelist"))
+        return self._suspend_page(request, users, SuspendForm())
 
     @admin.action(description="Lift the selected accounts' suspensions", permissions=["suspend"])
     def lift_selected(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
@@ -226,7 +233,7 @@ class AccountAdmin(ActionsNeedPermission, UserAdmin):
 
     def _users(self, request: HttpRequest) -> list[User]:
         raw = request.POST.get("ids") or request.GET.get("ids") or ""
-        ids = [part for part in raw.split(",") if part.strip().isdigit()]
+        ids = [int(part) for part in raw.split(",") if ACCOUNT_ID.fullmatch(part.strip())]
         return list(User.objects.filter(pk__in=ids).order_by("pk"))
 
     def suspend_view(self, request: HttpRequest) -> HttpResponse:
@@ -291,7 +298,7 @@ class AccountAdmin(ActionsNeedPermission, UserAdmin):
     def lift_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
         """Lift the account's suspension (POST; the button on its page)."""
         self._require_suspend(request)
-        if not object_id.isdigit():
+        if not ACCOUNT_ID.fullmatch(object_id):
             raise Http404("no such account")
         user = get_object_or_404(User, pk=object_id)
         if request.method == "POST":

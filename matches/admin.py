@@ -15,7 +15,8 @@ import json
 from typing import Any
 
 from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied
+from django.contrib.admin import helpers
+from django.core.exceptions import BadRequest, PermissionDenied, ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
@@ -24,6 +25,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
+from cards.errors import UNREADABLE_LOG
 from matches import errors
 from matches.models import Match, MatchEvent, Seat
 from matches.selectors import all_events_of_seat, audit_record
@@ -86,6 +88,8 @@ class NoLookupsOnSecrets:
     def lookup_allowed(self, lookup: str, value: str, request: HttpRequest) -> bool:
         if lookup.split("__", 1)[0] in self.secret_fields:
             return False
+        if "\x00" in str(value):  # no text field holds one; the database refuses it
+            return False
         return bool(super().lookup_allowed(lookup, value, request))
 
 
@@ -97,6 +101,13 @@ class ActionsNeedPermission:
         action = request.POST.get("action") if request.method == "POST" else None
         if action in self.actions and action not in self.get_actions(request):  # type: ignore[attr-defined]
             raise PermissionDenied(f"you may not run {action}")
+        if action is not None:
+            key = self.model._meta.pk  # type: ignore[attr-defined]
+            for value in request.POST.getlist(helpers.ACTION_CHECKBOX_NAME):
+                try:
+                    key.to_python(value)
+                except ValidationError:
+                    raise BadRequest(f"{value!r} is not an id of a {key.model.__name__}") from None
         return super().changelist_view(request, extra_context)  # type: ignore[misc]
 
 
@@ -228,7 +239,19 @@ class MatchAdmin(
         version = max(1, min(version, match.version))
         game = game_of(match)
         rows = load_events(match, upto=version)  # read once: the replay and the log beside it
-        state = game.replay(to_event(row, game) for row in rows)
+        try:
+            state = game.replay(to_event(row, game) for row in rows)
+        except UNREADABLE_LOG as exc:  # a log changed behind the store's back: say so
+            context = {
+                **self._context(request, match),
+                "title": f"Match {match.id}: the log cannot be replayed",
+                "version": version,
+                "error": type(exc).__name__,  # not its text, which may name a hidden card
+                "report": report,
+                "report_lines": report_lines(report, match) if report else [],
+            }
+            template = "admin/golf/match/unreplayable.html"
+            return TemplateResponse(request, template, context, status=200 if report else 409)
         view = game.view(state, None)
         rows = rows[-EVENT_LOG_LIMIT:]
         events = [

@@ -378,3 +378,61 @@ def test_every_staff_account_finds_the_matches_on_the_admin_index(staff, client)
     # and nobody else
     response = client.get(reverse("admin:golf_match_changelist"))
     assert response.status_code == 302 and "/login/" in response["Location"]
+
+
+def test_a_log_that_cannot_be_replayed_is_said_so_not_a_500(admin_client, players):
+    """A log changed behind the store's back (two dealt hands swapped, so the bids name
+    cards their seats never held) has no board: the page says so, and Verify reports it."""
+    match = played(players, "ninety-nine", None, 3, 8)  # the bids made, cards played
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL session_replication_role = replica")
+        cursor.execute(
+            "UPDATE golf_matchevent SET payload = jsonb_set(payload, '{hands}', "
+            "jsonb_build_array(payload->'hands'->1, payload->'hands'->0, payload->'hands'->2)) "
+            "WHERE match_id = %s AND type = 'deal_started'",
+            [match.id],
+        )
+        cursor.execute("SET LOCAL session_replication_role = origin")
+    hidden = hidden_at(match, 2)  # the deal, as it was stored before the change
+    response = page(admin_client, match)
+    body = response.content.decode()
+    assert response.status_code == 409 and "cannot be replayed" in body
+    assert not hidden & set(CARD.findall(body))
+    response = admin_client.post(reverse("admin:golf_match_verify", args=[match.id]))
+    body = response.content.decode()
+    assert response.status_code == 200 and f"{match.id}: FAULT" in body
+    assert "cannot be replayed" in body and not hidden & set(CARD.findall(body))
+    assert page(admin_client, match, version=2).status_code == 200  # before the bids: fine
+
+
+@pytest.mark.parametrize(
+    ("changelist", "lookup"),
+    [
+        ("admin:golf_match_changelist", "game"),
+        ("admin:golf_match_changelist", "status"),
+        ("admin:golf_matchevent_changelist", "type"),
+        ("admin:accounts_user_changelist", "username"),
+    ],
+)
+def test_a_filter_holding_a_nul_is_a_400(admin_client, changelist, lookup):
+    assert admin_client.get(reverse(changelist), {lookup: "\x00"}).status_code == 400
+
+
+@pytest.mark.parametrize(
+    ("changelist", "action"),
+    [
+        ("admin:golf_match_changelist", "verify_selected"),
+        ("admin:golf_match_changelist", "abort_selected"),
+        ("admin:accounts_user_changelist", "suspend_selected"),
+        ("admin:accounts_user_changelist", "lift_selected"),
+    ],
+)
+@pytest.mark.parametrize("selected", ["abc", "²", "", "9" * 5000])
+def test_an_action_on_a_selection_that_is_no_id_is_a_400(
+    admin_client, players, changelist, action, selected
+):
+    match = played(players, "golf", "six-card", 2, 0)
+    body = {"action": action, "_selected_action": [selected]}
+    assert admin_client.post(reverse(changelist), body).status_code == 400
+    match.refresh_from_db()
+    assert match.status == MatchStatus.ACTIVE

@@ -368,3 +368,23 @@ def test_the_actions_token_check_refuses_a_suspended_accounts_token_at_once(duel
         assert_problem(answer, 403, "account_suspended")
     assert MatchEvent.objects.filter(match=duel).count() == before
     remembered.forget(token.key)
+
+
+@pytest.mark.parametrize("ids", ["²", "1,²", "٣", "9" * 30])
+def test_account_ids_are_ascii_digits_or_nothing(admin_client, alice, ids):
+    response = admin_client.get(reverse("admin:accounts_user_suspend"), {"ids": ids})
+    assert response.status_code == 302  # no account named: back to the list
+    assert response["Location"] == reverse("admin:accounts_user_changelist")
+    lift = reverse("admin:accounts_user_lift", args=[ids])
+    assert admin_client.post(lift).status_code == 404
+    alice.refresh_from_db()
+    assert alice.suspended_at is None
+
+
+def test_suspending_a_selection_deleted_since_the_list_says_so(admin_client, alice):
+    gone = alice.pk
+    alice.delete()
+    body = {"action": "suspend_selected", "_selected_action": [str(gone)]}
+    response = admin_client.post(reverse("admin:accounts_user_changelist"), body, follow=True)
+    assert response.status_code == 200
+    assert "No account to suspend was named." in response.content.decode()
