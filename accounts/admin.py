@@ -218,12 +218,14 @@ class AccountAdmin(NoLookupsOnSecrets, ActionsNeedPermission, UserAdmin):
 
     # --- suspending ------------------------------------------------------------------------
     @admin.action(description="Suspend the selected accounts…", permissions=["suspend"])
-    def suspend_selected(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse:
+    def suspend_selected(
+        self, request: HttpRequest, queryset: QuerySet[User]
+    ) -> HttpResponse | None:
         """The suspension form for the selected accounts (it posts to the suspend view)."""
         users = list(queryset.order_by("pk"))
-        if not users:  # deleted since the list was shown
+        if not users:  # deleted since the list was shown: back to it, its filters kept
             self.message_user(request, "No account to suspend was named.", messages.WARNING)
-            return HttpResponseRedirect(reverse("admin:accounts_user_changelist"))
+            return None
         return self._suspend_page(request, users, SuspendForm())
 
     @admin.action(description="Lift the selected accounts' suspensions", permissions=["suspend"])

@@ -163,7 +163,7 @@ def problems(*codes: int) -> dict[tuple[int, str], OpenApiResponse]:
         403: "not allowed (not_a_participant, permission_denied), or the account is "
         "suspended (account_suspended)",
         404: "unknown match (match_not_found)",
-        406: "no type the response is sent in is acceptable (not_acceptable)",
+        406: "the Accept header allows none of the types this answer is sent in (not_acceptable)",
         409: "conflict (version_conflict, idempotency_key_reused, match_not_active, "
         "too_many_matches, ...)",
         412: "stale If-Match (precondition_failed)",
@@ -177,7 +177,7 @@ def problems(*codes: int) -> dict[tuple[int, str], OpenApiResponse]:
     return {
         (c, PROBLEM_CONTENT_TYPE): OpenApiResponse(s.ProblemSerializer, description=described[c])
         # an authenticated operation answers a suspended account 403 (account_suspended)
-        for c in sorted({*codes, *((403,) if 401 in codes else ()), 414, 431, 503})
+        for c in sorted({*codes, *((403,) if 401 in codes else ()), 406, 414, 431, 503})
     }
 
 
@@ -940,7 +940,7 @@ class StreamView(QueryChecked, APIView):
             (200, push.SSE): OpenApiResponse(SSE_EVENT, description="the event stream"),
             (200, push.NDJSON): OpenApiResponse(OpenApiTypes.STR, description="one event a line"),
             204: OpenApiResponse(description="the match has ended and nothing follows"),
-            **problems(400, 401, 404, 406, 429),
+            **problems(400, 401, 404, 429),
         },
     )
     def get(self, request: Request, match_id: str) -> HttpResponseBase:

@@ -12,6 +12,8 @@ without it do not see the button or action, and a direct request gets 403.
 from __future__ import annotations
 
 import json
+import logging
+import traceback
 from typing import Any
 
 from django.contrib import admin, messages
@@ -32,6 +34,8 @@ from matches.selectors import all_events_of_seat, audit_record
 from matches.services import match_abort
 from matches.store import game_of, load_events, to_event
 from matches.verify import Report, report_lines, verify_match
+
+logger = logging.getLogger(__name__)
 
 # The event log beside the board shows at most this many events, the last up to the version.
 EVENT_LOG_LIMIT = 200
@@ -242,6 +246,15 @@ class MatchAdmin(
         try:
             state = game.replay(to_event(row, game) for row in rows)
         except UNREADABLE_LOG as exc:  # a log changed behind the store's back: say so
+            # (or a fault of the replay itself: the trace is logged, its text is not, as it
+            # may name a hidden card)
+            logger.error(
+                "match %s: its log cannot be replayed up to version %s (%s)\n%s",
+                match.id,
+                version,
+                type(exc).__name__,
+                "".join(traceback.format_tb(exc.__traceback__)),
+            )
             context = {
                 **self._context(request, match),
                 "title": f"Match {match.id}: the log cannot be replayed",

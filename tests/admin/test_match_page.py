@@ -380,7 +380,7 @@ def test_every_staff_account_finds_the_matches_on_the_admin_index(staff, client)
     assert response.status_code == 302 and "/login/" in response["Location"]
 
 
-def test_a_log_that_cannot_be_replayed_is_said_so_not_a_500(admin_client, players):
+def test_a_log_that_cannot_be_replayed_is_said_so_not_a_500(admin_client, players, caplog):
     """A log changed behind the store's back (two dealt hands swapped, so the bids name
     cards their seats never held) has no board: the page says so, and Verify reports it."""
     match = played(players, "ninety-nine", None, 3, 8)  # the bids made, cards played
@@ -403,6 +403,10 @@ def test_a_log_that_cannot_be_replayed_is_said_so_not_a_500(admin_client, player
     assert response.status_code == 200 and f"{match.id}: FAULT" in body
     assert "cannot be replayed" in body and not hidden & set(CARD.findall(body))
     assert page(admin_client, match, version=2).status_code == 200  # before the bids: fine
+    # each failed replay is logged for the operators (a trace, no card)
+    logged = [r.getMessage() for r in caplog.records if r.name == "matches.admin"]
+    assert len(logged) == 2 and all("cannot be replayed" in line for line in logged)
+    assert not hidden & set(CARD.findall("".join(logged)))
 
 
 @pytest.mark.parametrize(
@@ -416,6 +420,9 @@ def test_a_log_that_cannot_be_replayed_is_said_so_not_a_500(admin_client, player
 )
 def test_a_filter_holding_a_nul_is_a_400(admin_client, changelist, lookup):
     assert admin_client.get(reverse(changelist), {lookup: "\x00"}).status_code == 400
+    # the search box's own form refuses one already, on the page
+    response = admin_client.get(reverse(changelist), {"q": "a\x00"})
+    assert response.status_code == 200 and "Null characters are not allowed" in response.text
 
 
 @pytest.mark.parametrize(

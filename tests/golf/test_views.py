@@ -31,6 +31,8 @@ def test_a_drawn_stock_card_is_seen_only_by_the_drawer():
     assert redact_event(events[0], 1, match_ended=False)["card"] is None
     assert redact_event(events[0], None, match_ended=False)["card"] is None
     assert redact_event(events[0], None, match_ended=True)["card"] == "7C"
+    for no_seat in (False, 0.0, "0"):  # equal to 0 in Python, but no seat's number
+        assert redact_event(events[0], no_seat, match_ended=False)["card"] is None
 
 
 def test_the_seed_and_deal_are_hidden_until_the_match_ends():
