@@ -320,5 +320,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-stalled-matches": {
         "task": "matches.tasks.sweep_stalled",
         "schedule": float(env_int("SWEEP_INTERVAL_SECONDS", 5)),
+        # a sweep still queued when the next is due is dropped, not run in a pile after it
+        "options": {"expires": float(env_int("SWEEP_INTERVAL_SECONDS", 5))},
     }
 }

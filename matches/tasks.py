@@ -14,6 +14,7 @@ from datetime import timedelta
 
 from celery import shared_task
 from django.conf import settings
+from django.core.cache import cache
 from django.db import OperationalError
 from django.db.models import Q
 from django.utils import timezone
@@ -132,15 +133,33 @@ def republish_due(limit: int = 500) -> list[FollowUp]:
 def sweep(older_than: float | None = None) -> list[tuple[str, int, str]]:
     """Publish the outbox's overdue follow-ups, then, as a backstop, re-enqueue the work of
     every match stalled on a COM or a timer with no follow-up due. Safe to run at any time
-    and often: a task for a version that has moved on does nothing."""
+    and often: a task for a version that has moved on does nothing. The backstop sends a
+    match's work at most once per ``older_than`` (a stuck match is not sent again at every
+    beat), unless ``older_than`` is 0 (by hand: now)."""
     if older_than is None:
         older_than = settings.COM_STALL_SECONDS
     republished = {(str(f.match_id), f.version) for f in republish_due()}
-    stalled = [s for s in stalled_matches(older_than) if s[:2] not in republished]
+    stalled = [
+        s
+        for s in stalled_matches(older_than)
+        if s[:2] not in republished and _first_lately(s, older_than)
+    ]
     for match_id, version, kind in stalled:
         logger.info("sweeper: re-enqueuing %s work for %s at version %s", kind, match_id, version)
         republish(match_id, version, FollowUpKind.COM if kind == "com" else FollowUpKind.TIMER)
     return stalled
+
+
+def _first_lately(work: tuple[str, int, str], seconds: float) -> bool:
+    """Whether the backstop has not sent this work (match, version, kind) in the last
+    ``seconds``, marking it sent; with the cache away, yes (a copy does no harm)."""
+    if seconds <= 0:
+        return True
+    try:
+        return bool(cache.add("sweep:{}:{}:{}".format(*work), 1, timeout=seconds))
+    except Exception as exc:  # the cache is only a brake
+        logger.warning("sweeper: the cache is away (%s); sending anyway", type(exc).__name__)
+        return True
 
 
 def republish(match_id: object, version: int, kind: str) -> bool:

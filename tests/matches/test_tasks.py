@@ -288,3 +288,31 @@ def test_the_sweeper_keeps_a_match_of_coms_on_the_background_queue(
     match.refresh_from_db()
     assert tasks.republish(match.id, match.version, FollowUpKind.COM) is True
     assert [kw["queue"] for kw in sent] == [settings.BACKGROUND_QUEUE]
+
+
+def test_the_sweeper_sends_a_stuck_match_s_work_once_per_stall_not_every_beat(alice, monkeypatch):
+    """A match whose COM never moves (its task lost each time) is sent again by the outbox
+    on its doubling back-off, and by the backstop at most once per COM_STALL_SECONDS: not
+    at every beat. By hand (older than 0) the sweep sends it at once."""
+    from django.core.cache import cache
+
+    from matches import tasks
+
+    cache.clear()
+    sent = []
+    monkeypatch.setattr(tasks, "_eager", lambda: False)
+    monkeypatch.setattr(tasks.play_com_turn, "apply_async", lambda **kw: sent.append(kw))
+    monkeypatch.setattr(tasks.turn_timer, "apply_async", lambda **kw: sent.append(kw))
+    match = match_create(
+        creator=alice, seats=[{"type": "me"}, {"type": "com", "level": "normal"}], turn_timeout=10
+    )
+    Match.objects.filter(pk=match.pk).update(turn_started_at=timezone.now() - timedelta(minutes=5))
+    FollowUp.objects.update(next_attempt_at=timezone.now() - timedelta(seconds=1))
+    for _ in range(6):  # half a minute of beats
+        sweep(older_than=30)
+    # the outbox's row once (its next try 20 s on), then the backstop's COM turn and
+    # timer once each: 3, where every beat sent two more before
+    assert len(sent) == 3
+    assert FollowUp.objects.get(match=match).attempts == 1
+    sweep(older_than=0)
+    assert len(sent) == 5  # the COM's turn and the timer, sent again at once
