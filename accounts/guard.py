@@ -30,6 +30,7 @@ ADDRESS_FREE_FAILURES = 20  # failed log-ins from one address before delays star
 FIRST_DELAY = 5.0  # seconds; doubles with every further failure
 MAX_DELAY = 15 * 60.0
 FORGET_AFTER = 24 * 3600
+IN_FLIGHT_SECONDS = 30  # the count of attempts in flight outlives none of them by more
 
 
 def client_address(request: Any) -> str:
@@ -94,8 +95,9 @@ class Attempt:
 @contextlib.contextmanager
 def login_attempt(username: str, address: str) -> Iterator[Attempt]:
     """Guard one password check: raises :class:`LoginLocked` instead of letting it run
-    while a delay is due. Past the free failures, attempts on one account also run one at
-    a time, so a burst of parallel guesses cannot slip in before the count catches up.
+    while a delay is due. Attempts in flight on one account count as failures to come: no
+    more run at once than the free failures it has left, and past them one at a time, so a
+    burst of parallel guesses cannot slip in before the count catches up.
     """
     wait = wait_seconds(username, address)
     if wait:
@@ -103,20 +105,30 @@ def login_attempt(username: str, address: str) -> Iterator[Attempt]:
     subjects = _subjects(username, address)
     count_key, _ = _keys("account", subjects[0][1])
     in_flight = count_key + ":in-flight"
-    serial = int(cache.get(count_key, 0)) >= ACCOUNT_FREE_FAILURES
-    if serial and not cache.add(in_flight, 1, 30):
+    cache.add(in_flight, 0, IN_FLIGHT_SECONDS)
+    try:
+        running = cache.incr(in_flight)
+    except ValueError:  # expired between add and incr
+        cache.set(in_flight, running := 1, IN_FLIGHT_SECONDS)
+    left = ACCOUNT_FREE_FAILURES - int(cache.get(count_key, 0))
+    if running > max(1, left):
+        _leave(in_flight)
         raise LoginLocked(math.ceil(FIRST_DELAY))
     attempt = Attempt()
     try:
         yield attempt
     finally:
-        if serial:
-            cache.delete(in_flight)
+        _leave(in_flight)
         if attempt.succeeded:
             cache.delete_many(list(_keys("account", subjects[0][1])))
         elif attempt.succeeded is False:
             for kind, value, _free in subjects:
                 _count_failure(*_keys(kind, value))
+
+
+def _leave(in_flight: str) -> None:
+    with contextlib.suppress(ValueError):  # expired meanwhile: an attempt over 30 s
+        cache.decr(in_flight)
 
 
 def _count_failure(count_key: str, last_key: str) -> None:

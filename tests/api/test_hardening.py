@@ -70,6 +70,39 @@ def test_the_delay_grows_with_every_failure_and_a_success_clears_it(anon, users,
     assert log_in(anon, "alice", "wrong").status_code == 401  # the count starts again
 
 
+def test_a_burst_of_parallel_guesses_gets_no_more_tries_than_the_free_failures(users):
+    """Attempts in flight count as failures to come: of 50 at once on one account, only as
+    many run as it has free failures left; past them, one at a time."""
+    import contextlib
+
+    free = guard.ACCOUNT_FREE_FAILURES
+    with contextlib.ExitStack() as stack:
+        admitted, refused = [], 0
+        for n in range(50):
+            try:
+                admitted.append(stack.enter_context(guard.login_attempt("alice", f"10.1.0.{n}")))
+            except guard.LoginLocked:
+                refused += 1
+        assert (len(admitted), refused) == (free, 50 - free)
+        for attempt in admitted:
+            attempt.succeeded = False
+    assert guard.wait_seconds("alice", "10.2.0.1") > 0  # their failures count at once
+    # an account with one free failure left: one attempt at a time
+    with guard.login_attempt("bob", "10.3.0.1") as attempt:
+        attempt.succeeded = True
+    for _ in range(free - 1):
+        with guard.login_attempt("bob", "10.3.0.1") as attempt:
+            attempt.succeeded = False
+    with (
+        guard.login_attempt("bob", "10.3.0.2"),  # in flight...
+        pytest.raises(guard.LoginLocked),
+        guard.login_attempt("bob", "10.3.0.3"),  # ...so this one is refused
+    ):
+        pass
+    with guard.login_attempt("bob", "10.3.0.4") as attempt:  # the first one has ended
+        attempt.succeeded = True
+
+
 def test_one_address_trying_many_accounts_is_slowed_down(anon, users):
     for n in range(guard.ADDRESS_FREE_FAILURES):
         log_in(anon, f"nobody-{n}", "wrong")
