@@ -105,11 +105,7 @@ def login_attempt(username: str, address: str) -> Iterator[Attempt]:
     subjects = _subjects(username, address)
     count_key, _ = _keys("account", subjects[0][1])
     in_flight = count_key + ":in-flight"
-    cache.add(in_flight, 0, IN_FLIGHT_SECONDS)
-    try:
-        running = cache.incr(in_flight)
-    except ValueError:  # expired between add and incr
-        cache.set(in_flight, running := 1, IN_FLIGHT_SECONDS)
+    running = _increment(in_flight, IN_FLIGHT_SECONDS)
     left = ACCOUNT_FREE_FAILURES - int(cache.get(count_key, 0))
     if running > max(1, left):
         _leave(in_flight)
@@ -131,11 +127,17 @@ def _leave(in_flight: str) -> None:
         cache.decr(in_flight)
 
 
-def _count_failure(count_key: str, last_key: str) -> None:
-    cache.add(count_key, 0, FORGET_AFTER)
+def _increment(key: str, timeout: float) -> int:
+    """Add one to the count at ``key`` (0 if there is none, kept ``timeout`` seconds)."""
+    cache.add(key, 0, timeout)
     try:
-        cache.incr(count_key)
+        return int(cache.incr(key))
     except ValueError:  # expired between add and incr
-        cache.set(count_key, 1, FORGET_AFTER)
+        cache.set(key, 1, timeout)
+        return 1
+
+
+def _count_failure(count_key: str, last_key: str) -> None:
+    _increment(count_key, FORGET_AFTER)
     cache.touch(count_key, FORGET_AFTER)
     cache.set(last_key, time.time(), FORGET_AFTER)

@@ -70,7 +70,8 @@ def at_table(seat: object, seats: int) -> TypeGuard[int]:
     >>> at_table(1, 2), at_table(2, 2), at_table(True, 2), at_table("1", 2)
     (True, False, False, False)
     """
-    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seats
+    number = reader(seat)
+    return number is not None and 0 <= number < seats
 
 
 def check_kinds(kinds: Sequence[str]) -> None:

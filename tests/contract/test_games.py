@@ -812,6 +812,7 @@ def test_a_hand_built_action_of_the_wrong_shape_is_refused(name: str) -> None:
     """Python callers (COMs, tools) build actions without the JSON parser: a field of the
     wrong type is refused with the game's own error, never a TypeError from inside."""
     game = games.get_game(name)
+    tried = 0
     for preset in game.info.presets:
         rules = game.rules(preset, {})
         seats = game.seat_limits(rules)[0]
@@ -820,11 +821,13 @@ def test_a_hand_built_action_of_the_wrong_shape_is_refused(name: str) -> None:
         for action in game.legal_actions(state, seat)[:3]:
             if not dataclasses.is_dataclass(action):
                 continue
+            tried += 1
             for f in dataclasses.fields(action):
                 for wrong in (None, -1, 10**6, True, "?", ["2C"], ("2C", 7, None), {"c": 1}):
                     bad = dataclasses.replace(action, **{f.name: wrong})
                     with pytest.raises((MalformedActionError, IllegalActionError)):
                         game.decide(state, seat, bad)
+    assert tried, "no action of this game was tried"
 
 
 # Defects of a registered game that a check below finds, by (game, check): the check is
