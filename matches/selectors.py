@@ -129,11 +129,12 @@ def events_of_seat(
     match: Match, seat: int | None, *, after: int = 0, limit: int = 100, upto: int | None = None
 ) -> list[dict[str, Any]]:
     """Events after ``after`` (up to ``upto``) as ``seat`` (``None``: a spectator) may see
-    them."""
+    them at ``match``'s version: the seat was read with that version, so events written
+    since (after a handover of the seat, say) wait for a read that sees the seat as it is
+    then."""
     game = game_of(match)
-    rows = MatchEvent.objects.filter(match=match, seq__gt=after)
-    if upto is not None:
-        rows = rows.filter(seq__lte=upto)
+    last = match.version if upto is None else min(upto, match.version)
+    rows = MatchEvent.objects.filter(match=match, seq__gt=after, seq__lte=last)
     return [event_json(row, game, seat, match.ended, match) for row in rows.order_by("seq")[:limit]]
 
 

@@ -14,6 +14,8 @@ from django.db import connections
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from api import push
+from matches import selectors
 from matches.models import Match
 from matches.selectors import events_of_seat, match_view
 from matches.services import match_act, match_create, match_join, seat_to_com
@@ -116,3 +118,54 @@ def test_the_routers_stream_reads_on_as_a_spectator_after_the_handover(django_us
 
     streamed = run(body)
     assert streamed == as_a_spectator(match, after)[: len(streamed)]
+
+
+def _handover_between_the_seat_and_the_events(
+    monkeypatch, on_commit, match, people, operator
+) -> None:
+    """The seat handed to a COM, and the passes exchanged, after a reader has read whose
+    the seat is and before it reads the events (the one moment a race can fall in)."""
+    real = selectors.events_of_seat
+    done: list[int] = []
+
+    def interleaved(m: Match, seat: int | None, **kw: Any) -> list[dict[str, Any]]:
+        if not done:
+            with on_commit(execute=True):  # (the COM's pass is a task sent on commit)
+                done.append(hand_over_seat_1_and_pass(Match.objects.get(pk=m.pk), people, operator))
+        return real(m, seat, **kw)
+
+    monkeypatch.setattr(selectors, "events_of_seat", interleaved)
+
+
+@pytest.mark.django_db
+def test_a_handover_between_the_seat_read_and_the_events_read_shows_nothing_new(
+    django_user_model, monkeypatch, django_capture_on_commit_callbacks
+):
+    match, people, operator = hearts_table(django_user_model)
+    after = match.version
+    _handover_between_the_seat_and_the_events(
+        monkeypatch, django_capture_on_commit_callbacks, match, people, operator
+    )
+    # the page is the match as it was when the seat was read: nothing after it
+    page = push.events_page(str(match.id), 1, people[1].pk, after, 500)
+    assert page["events"] == [] and page["version"] == after and not page["has_more"]
+    # and the next read sees the seat handed over: the passes as a spectator sees them
+    page = push.events_page(str(match.id), 1, people[1].pk, after, 500)
+    assert page["events"] == as_a_spectator(match, after)
+
+
+@pytest.mark.django_db
+def test_the_events_list_read_across_a_handover_shows_nothing_new(
+    django_user_model, monkeypatch, django_capture_on_commit_callbacks
+):
+    match, people, operator = hearts_table(django_user_model)
+    after = match.version
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=people[1]).key}")
+    _handover_between_the_seat_and_the_events(
+        monkeypatch, django_capture_on_commit_callbacks, match, people, operator
+    )
+    body = client.get(f"/api/matches/{match.id}/events", {"after": after}).json()
+    assert body == {"events": [], "version": after, "next_after": after, "has_more": False}
+    body = client.get(f"/api/matches/{match.id}/events", {"after": after}).json()
+    assert body["events"] == as_a_spectator(match, after)
