@@ -60,7 +60,10 @@ def start_match(rules: Rules, players: int | Sequence[str], seed: bytes) -> list
     ``"open"`` (``cards.seating``: a human's once taken). The dealer of hole 1 is the last
     seat, so seat 0 plays first.
     """
-    kinds = (HUMAN,) * players if isinstance(players, int) else tuple(players)
+    if isinstance(players, int):  # (a count from a forged log may be any number: check it
+        rules.validate_for(players)  # before a tuple of that many seats is built)
+        players = (HUMAN,) * players
+    kinds = tuple(players)
     check_kinds(kinds)
     rules.validate_for(len(kinds))
     humans = humans_to_be(kinds)

@@ -54,7 +54,10 @@ from hearts.state import HUMAN, Phase, State, evolve, opening_card
 def start_match(rules: Rules, players: int | Sequence[str], seed: bytes) -> list[Event]:
     """``match_started`` and the first deal. ``players``: a seat count (all human) or each
     seat's kind, ``"human"``, ``"com"`` or ``"open"`` (``cards.seating``)."""
-    kinds = (HUMAN,) * players if isinstance(players, int) else tuple(players)
+    if isinstance(players, int):  # (a count from a forged log may be any number: check it
+        rules.validate_for(players)  # before a tuple of that many seats is built)
+        players = (HUMAN,) * players
+    kinds = tuple(players)
     check_kinds(kinds)
     rules.validate_for(len(kinds))
     if rules.undo and humans_to_be(kinds) != 1:

@@ -956,6 +956,24 @@ def test_a_log_begins_with_its_one_match_started(name: str) -> None:
         game.replay([])
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_a_forged_seat_list_is_a_fault_not_a_crash(name: str) -> None:
+    """``match_started``'s seats rewritten to what no engine writes (a count of 10**24 seats
+    once crashed the audit, and 10**9 built a tuple of that many before refusing it)."""
+    game = games.get_game(name)
+    rules = game.rules(game.info.presets[0], {})
+    events = game.start(rules, [COM] * game.seat_limits(rules)[0], bytes(range(32)))
+    type_, version, payload = game.event_to_row(events[0])
+    assert "players" in payload
+    for players in (10**24, 10**9, -1, 0, True, None, "human", {}, [HUMAN] * 10_000):
+        forged_payload = {**copy.deepcopy(payload), "players": players}
+        try:
+            forged = game.event_from_row(type_, version, forged_payload)
+        except MalformedEventError:
+            continue
+        assert game.audit([forged, *events[1:]]).faults, f"the audit passes players={players!r}"
+
+
 def test_the_redaction_check_sees_a_leak_that_names_no_card(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from cards.errors import EngineError, NotYourTurnError
+from cards.errors import UNREADABLE_LOG, EngineError, NotYourTurnError
 from cards.protocol import Game, GameInfo, LogAudit, Option, Schemas, Summary
 from cards.seating import SeatTaken, at_table, reader, take_seat
 from cards.shuffle import commitment_of
@@ -137,7 +137,7 @@ def audit(events: Iterable[Event]) -> LogAudit:
     for seq, event in enumerate(events, start=1):
         try:
             expected = _expected(state, event, owed)
-        except (EngineError, ValueError) as exc:
+        except UNREADABLE_LOG as exc:
             result.faults.append(f"#{seq} {event.name} is not allowed by the rules: {exc}")
             return result
         if expected != event:
