@@ -154,15 +154,21 @@ class Postgres:
         if not self.user:
             return
         entry = pwd.getpwnam(self.user)
-        # the server's user must be able to reach its folder through every folder above it
+        self._let_through()
+        for path in (self.folder, *self.folder.rglob("*")):
+            if path.lstat().st_uid != entry.pw_uid:
+                os.chown(path, entry.pw_uid, entry.pw_gid, follow_symlinks=False)
+
+    def _let_through(self) -> None:
+        """The server's user must reach its folder through every folder above it (again at
+        a stop: pytest, say, makes its own temporary root private anew at each run's start)."""
+        if not self.user:
+            return
         for parent in self.folder.parents:
             mode = parent.stat().st_mode
             if not mode & stat.S_IXOTH:
                 parent.chmod(mode | stat.S_IXOTH)
                 print(f"embedded: let other users pass through {parent} (o+x)", file=sys.stderr)
-        for path in (self.folder, *self.folder.rglob("*")):
-            if path.lstat().st_uid != entry.pw_uid:
-                os.chown(path, entry.pw_uid, entry.pw_gid, follow_symlinks=False)
 
     def _init(self) -> None:
         result = self._run(
@@ -240,6 +246,7 @@ class Postgres:
         # fast: sessions are ended and a checkpoint written; should that not end in time,
         # immediate (the next start recovers from the write-ahead log, losing nothing
         # committed)
+        self._let_through()
         errors = []
         for mode in ("fast", "immediate"):
             try:

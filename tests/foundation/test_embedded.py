@@ -47,6 +47,8 @@ def test_a_restart_keeps_the_data_and_a_running_server_is_reused(tmp_path):
         with psycopg.connect(url) as conn:
             conn.execute("CREATE TABLE kept (n int)")
             conn.execute("INSERT INTO kept VALUES (7)")
+        if postgres.user:  # (run as root, the server runs as another user) a folder above
+            tmp_path.chmod(0o700)  # it made private meanwhile, as a run of pytest does
         postgres.stop()
         assert postgres.port() is None
         with psycopg.connect(postgres.start()) as conn:
