@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import uuid
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -71,3 +72,13 @@ def parse_chain_keys(value: str) -> dict[str, bytes]:
             raise ImproperlyConfigured(f"EVENT_CHAIN_KEYS must be {CHAIN_KEYS_HELP}")
         keys[key_id] = key
     return keys
+
+
+def parse_match_ids(name: str, value: list[str]) -> frozenset[str]:
+    """Match ids (UUIDs, in any case) as their canonical strings."""
+    try:
+        return frozenset(str(uuid.UUID(item)) for item in value)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"{name} must be match ids (UUIDs) separated by commas"
+        ) from None

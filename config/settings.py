@@ -20,6 +20,7 @@ from config.env import (
     env_list,
     env_str,
     parse_chain_keys,
+    parse_match_ids,
     require,
 )
 
@@ -291,6 +292,12 @@ EVENT_CHAIN_KEYS = parse_chain_keys(
     or ("dev:" + "00" * 32 if DEBUG else require("EVENT_CHAIN_KEYS", None, CHAIN_KEYS_HELP))
 )
 EVENT_CHAIN_KEY_ID = next(iter(EVENT_CHAIN_KEYS))
+# The matches created before keyed chains, whose chains have no key (their chain_key_id is
+# empty): any other match found without a key has had its key removed, and is a fault.
+# Listed here, outside the database, so that whoever can rewrite the database cannot add one.
+EVENT_CHAIN_UNKEYED_MATCHES = parse_match_ids(
+    "EVENT_CHAIN_UNKEYED_MATCHES", env_list("EVENT_CHAIN_UNKEYED_MATCHES", [])
+)
 
 # --- Waiting readers (api/push.py) ----------------------------------------------------------
 PUSH_MAX_PER_ACCOUNT = env_int("PUSH_MAX_PER_ACCOUNT", 10)  # waits, streams, exports; per process

@@ -80,6 +80,21 @@ def test_a_malformed_boolean_is_a_clear_error():
     assert "DEBUG must be a boolean" in result.stderr
 
 
+def test_the_older_unkeyed_matches_are_match_ids():
+    listed = "0A2F7541-8441-45FE-9D09-F752676DBF2A, 00000000-0000-0000-0000-000000000001"
+    result = load_settings(
+        {**PRODUCTION, "EVENT_CHAIN_UNKEYED_MATCHES": listed},
+        "sorted(settings.EVENT_CHAIN_UNKEYED_MATCHES)",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == str(
+        ["00000000-0000-0000-0000-000000000001", "0a2f7541-8441-45fe-9d09-f752676dbf2a"]
+    )
+    result = load_settings({**PRODUCTION, "EVENT_CHAIN_UNKEYED_MATCHES": "m1,m2"})
+    assert result.returncode != 0
+    assert "EVENT_CHAIN_UNKEYED_MATCHES must be match ids (UUIDs)" in result.stderr
+
+
 HSTS_OF = (
     "[__import__('django.test', fromlist=['Client']).Client(HTTP_HOST='golf.example')"
     ".get('/', headers={'X-Forwarded-Proto': proto}).headers.get('Strict-Transport-Security')"

@@ -240,10 +240,10 @@ def type_of(match, seq):
 def forge(match, change, *, unkeyed_chain=False):
     """Rewrite ``match``'s log as a database superuser can (the trigger bypassed), calling
     ``change(row)`` on every row, then recompute the unkeyed chain with the public function:
-    what a forger without the chain key can do."""
+    what a forger without the chain key can do. ``unkeyed_chain``: take the key off."""
     from matches.store import event_hash, genesis_hash
 
-    if unkeyed_chain:  # make it an older match, whose chain has no key
+    if unkeyed_chain:
         Match.objects.filter(pk=match.pk).update(chain_key_id="")
     previous = genesis_hash(match.id)
     with connection.cursor() as cursor:
@@ -260,16 +260,40 @@ def forge(match, change, *, unkeyed_chain=False):
 
 
 @pytest.mark.django_db
-def test_verify_reports_a_deal_the_seed_does_not_give_even_in_an_unkeyed_chain(finished):
+def test_verify_reports_a_deal_the_seed_does_not_give_even_in_an_unkeyed_chain(
+    finished, settings
+):
     def reverse_the_stock(row):
         if row.type == "hole_dealt" and row.payload["hole"] == 1:
             row.payload = {**row.payload, "stock": list(reversed(row.payload["stock"]))}
 
     forge(finished, reverse_the_stock, unkeyed_chain=True)
+    settings.EVENT_CHAIN_UNKEYED_MATCHES = frozenset({str(finished.id)})  # an older match
     code, out = verify(str(finished.id))
     assert code == 1 and "hash mismatch" not in out  # the forged unkeyed chain holds
     assert "#2 hole_dealt is not what the rules give" in out
-    assert "an unkeyed chain" in out
+    assert "note: an unkeyed chain (from before keyed chains)" in out
+    assert "its key was taken off" not in out
+
+
+@pytest.mark.django_db
+def test_a_key_taken_off_a_match_is_a_fault(finished, settings):
+    """A forger without the key takes it off the match and chains a rewritten log with the
+    public, unkeyed hash (other actors, older times): only the matches listed as older than
+    keyed chains may have such a chain."""
+    from datetime import timedelta
+
+    def rewrite(row):
+        row.actor = "user:999"
+        row.created_at -= timedelta(days=30)
+
+    forge(finished, rewrite, unkeyed_chain=True)
+    code, out = verify(str(finished.id))
+    assert code == 1 and "hash mismatch" not in out  # the chain, as such, holds
+    assert "an unkeyed chain on a match not listed as older than keyed chains" in out
+    settings.EVENT_CHAIN_UNKEYED_MATCHES = frozenset({str(finished.id)})
+    code, out = verify(str(finished.id))
+    assert code == 0 and "note: an unkeyed chain" in out  # what an older match's chain shows
 
 
 @pytest.mark.django_db
@@ -374,8 +398,9 @@ def test_verify_needs_a_match(duel):
 
     with pytest.raises(CommandError):
         call_command("verify_match")
-    with pytest.raises(CommandError):
-        call_command("verify_match", "00000000-0000-0000-0000-000000000000")
+    for match_id in ("00000000-0000-0000-0000-000000000000", "not-a-uuid", "123"):
+        with pytest.raises(CommandError, match=f"no match {match_id}"):
+            call_command("verify_match", match_id)
     assert Match.objects.count() == 1
 
 
@@ -513,3 +538,25 @@ def test_a_state_far_back_is_replayed_from_the_checkpoint_before_it(alice, bob, 
     store._prefixes.clear()
     reads.clear()
     assert state_at(match, 17) == truth[17] and reads == [(0, 17)]
+
+
+@pytest.mark.django_db
+def test_a_log_the_rules_cannot_check_is_a_fault_and_the_others_are_verified(
+    finished, duel, monkeypatch, caplog
+):
+    """An audit that fails in a way its game did not foresee (a log no engine wrote) is
+    that match's fault; ``--all`` goes on to the next match."""
+    real = type(GOLF).audit
+
+    def audit(game, events):
+        if len(events) == finished.version:
+            raise OverflowError("cannot fit 'int' into an index-sized integer")
+        return real(game, events)
+
+    monkeypatch.setattr(type(GOLF), "audit", audit)
+    code, out = verify("--all", "--jobs", "1")
+    assert code == 1
+    assert f"{finished.id}: FAULT" in out and f"{duel.id}: OK" in out
+    assert "the rules could not check the log (OverflowError)" in out
+    assert "index-sized" not in out  # the error's own text may quote the log: logged only
+    assert "index-sized" in caplog.text

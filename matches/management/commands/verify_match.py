@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connections
 
@@ -74,7 +75,7 @@ class Command(BaseCommand):
             for match_id in options["match_ids"]:
                 try:
                     ids.append(Match.objects.only("id").get(pk=match_id).id)
-                except (Match.DoesNotExist, ValueError):
+                except (Match.DoesNotExist, ValidationError, ValueError):  # (not a UUID)
                     raise CommandError(f"no match {match_id}") from None
         else:
             raise CommandError("name match ids or use --all")
