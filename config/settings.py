@@ -23,6 +23,7 @@ from config.env import (
     parse_match_ids,
     require,
 )
+from config.web import static_headers
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("GOLF_VAR_DIR", str(BASE_DIR / "var")) or BASE_DIR / "var")
@@ -139,6 +140,7 @@ STATIC_ROOT = VAR_DIR / "static"
 WEB_CLIENT_DIR = BASE_DIR / "web"
 STATICFILES_DIRS = [("web", WEB_CLIENT_DIR)]
 WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_ADD_HEADERS_FUNCTION = static_headers  # the page's own headers on its static copy
 
 # Requests: the API takes small JSON bodies; anything larger is refused early.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 64 * 1024)

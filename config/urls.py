@@ -8,23 +8,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 
 from api.health import healthz, readyz
 from api.problems import not_found
-
-# The page loads its modules and styles from this origin and talks to this origin's API
-# only: no inline script or style, no eval, no frame. It keeps the token it holds in the
-# browser's storage from any script injected into it.
-WEB_CLIENT_POLICY = "; ".join(
-    (
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "img-src 'self'",
-        "connect-src 'self'",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-    )
-)
+from config.web import WEB_CLIENT_POLICY
 
 
 @require_safe
