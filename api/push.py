@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import re
 import threading
 import time
@@ -34,9 +35,10 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import connection
+from django.http import HttpResponse
 from rest_framework.renderers import JSONRenderer
 
-from api.problems import problem_body
+from api.problems import DatabaseUnavailable, problem_body
 from matches import selectors
 from matches.models import Match
 from matches.notify import listener, wait_for_version
@@ -47,13 +49,31 @@ SSE = "text/event-stream"
 NDJSON = "application/x-ndjson"
 HEARTBEAT = {SSE: b": keep-alive\n\n", NDJSON: b"\n"}
 EXPORT_PAGE = 500  # events an export reads, and sends, at a time
+UNAVAILABLE = problem_body(
+    503,
+    "service_unavailable",
+    "Service unavailable",
+    "the service is briefly unavailable; retry shortly",
+)
+UNAVAILABLE_RETRY_SECONDS = 2
 T = TypeVar("T")
+logger = logging.getLogger(__name__)
 
 
 # --- what the views share with the router ---------------------------------------------------
 def under_router(request: Any) -> bool:
     """Whether the router serves this request (a mark no client can set)."""
     return bool(request.META.get("asgi.scope", {}).get("golf.push"))
+
+
+def note_response(note: dict[str, Any], headers: dict[str, str] | None = None) -> HttpResponse:
+    """A view's answer to the router: the note, always as JSON (whatever renderer the
+    request's Accept chose, the browsable API's HTML in development included)."""
+    return HttpResponse(
+        json.dumps(note),
+        content_type="application/json",
+        headers={NOTE_HEADER: "1", **(headers or {})},
+    )
 
 
 def event_chunk(event: dict[str, Any], media_type: str) -> bytes:
@@ -265,32 +285,32 @@ class PushRouter:
         # after its wait, or the longest stream, would have ended: no place is held forever
         wait = note["wait"] if note["kind"] == "events" else settings.PUSH_STREAM_MAX_SECONDS
         longest = wait + settings.PUSH_HEARTBEAT_SECONDS
+        started = False
+
+        async def tracked(message: dict[str, Any]) -> None:
+            nonlocal started
+            started = True
+            await send(message)
+
         try:
             with admission.enter(note["account"]):
                 async with _until_disconnect(receive):
                     limit = asyncio.timeout(longest)
                     try:
                         async with limit:
-                            await self._answer(note, headers, send)
+                            await self._answer(note, headers, tracked)
                     except TimeoutError:
                         if not limit.expired():
                             raise
         except TooManyWaiters as exc:
-            content = JSONRenderer().render(too_many_waiters_body(exc))
-            kept = [(k, v) for k, v in headers if k.lower() != b"content-disposition"]
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": 429,
-                    "headers": [
-                        *kept,
-                        (b"content-type", b"application/problem+json"),
-                        (b"retry-after", str(settings.PUSH_RETRY_AFTER_SECONDS).encode()),
-                        (b"content-length", str(len(content)).encode()),
-                    ],
-                }
-            )
-            await send({"type": "http.response.body", "body": content})
+            body = too_many_waiters_body(exc)
+            await _problem(send, headers, body, settings.PUSH_RETRY_AFTER_SECONDS)
+        except DatabaseUnavailable as exc:  # (the ASGI server would answer a bare 500)
+            logger.warning("database unavailable while pushing: %s", type(exc).__name__)
+            if not started:
+                await _problem(send, headers, UNAVAILABLE, UNAVAILABLE_RETRY_SECONDS)
+            else:  # the answer ends here, whole: the client asks again from where it got to
+                await send({"type": "http.response.body", "body": b""})
 
     async def _answer(self, note: dict[str, Any], headers: list[Any], send: Any) -> None:
         if note["kind"] == "events":
@@ -412,6 +432,27 @@ def _media_type(note: dict[str, Any]) -> str:
     if note["kind"] == "stream":
         return f"{note['media_type']}; charset=utf-8"
     return NDJSON if note["kind"] == "export" else "application/json"
+
+
+async def _problem(
+    send: Any, headers: list[tuple[bytes, bytes]], body: dict[str, Any], retry_after: int
+) -> None:
+    """Answer with a problem (in place of the page, stream or export the view began)."""
+    content = JSONRenderer().render(body)
+    kept = [(k, v) for k, v in headers if k.lower() != b"content-disposition"]
+    await send(
+        {
+            "type": "http.response.start",
+            "status": body["status"],
+            "headers": [
+                *kept,
+                (b"content-type", b"application/problem+json"),
+                (b"retry-after", str(retry_after).encode()),
+                (b"content-length", str(len(content)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": content})
 
 
 def _note_in(headers: list[tuple[bytes, bytes]]) -> bool:

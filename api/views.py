@@ -835,7 +835,7 @@ class EventsView(QueryChecked, APIView):
         if wait and match.version <= after and not match.ended:
             note = _push_note(request, match, "events", after=after, limit=limit, wait=wait)
             if push.under_router(request):  # the router waits, on its event loop
-                return Response(note, headers={push.NOTE_HEADER: "1"})
+                return push.note_response(note)
             with _admitted(request):
                 wait_for_version(match.id, after, wait)
             match = selectors.get_match(match_id)
@@ -957,7 +957,7 @@ class StreamView(QueryChecked, APIView):
         media_type = push.NDJSON if request.accepted_renderer.format == "ndjson" else push.SSE
         note = _push_note(request, match, "stream", after=after, media_type=media_type)
         if push.under_router(request):  # the router streams, on its event loop
-            return Response(note, headers={push.NOTE_HEADER: "1"})
+            return push.note_response(note)
         chunks = _held(request, push.blocking_stream(note))
         # Cache-Control: private, no-cache, as every API answer (api/middleware.py)
         return StreamingHttpResponse(chunks, content_type=f"{media_type}; charset=utf-8")
@@ -1029,6 +1029,6 @@ class ExportView(QueryChecked, APIView):
         note = _push_note(request, match, "export", upto=match.version)
         attachment = {"Content-Disposition": f'attachment; filename="match-{match.id}.ndjson"'}
         if push.under_router(request):  # the router sends it, on its event loop
-            return Response(note, headers={push.NOTE_HEADER: "1", **attachment})
+            return push.note_response(note, attachment)
         chunks = _held(request, push.export_chunks(note))
         return StreamingHttpResponse(chunks, content_type=push.NDJSON, headers=attachment)

@@ -420,3 +420,75 @@ def test_a_reader_that_takes_nothing_is_let_go_and_its_place_given_back(app, use
     assert stuck.status == 200 and stuck.chunks.empty()  # nothing taken, nothing more sent
     assert 0.5 < let_go < 5, let_go
     assert again.status == 200
+
+
+def test_a_database_lost_during_a_routed_wait_is_a_503_or_a_clean_end(
+    app, users, duel, monkeypatch, settings
+):
+    """The router waits and reads after the view has returned: a database it cannot reach
+    then is the API's 503 (with Retry-After) where no answer has begun, and the end of a
+    stream that has (its client resumes from its last event), never the server's bare 500;
+    the account's places are given back either way."""
+    from django.db import OperationalError
+
+    from matches import notify
+
+    match_id, tokens = duel
+    version = Match.objects.get(pk=match_id).version
+
+    async def unreachable(*args: Any, **kwargs: Any) -> Any:
+        raise notify.psycopg.OperationalError("connection refused")
+
+    def no_read(*args: Any, **kwargs: Any) -> Any:
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(notify.psycopg.AsyncConnection, "connect", unreachable)
+    monkeypatch.setattr(push, "events_page", no_read)
+    settings.PUSH_MAX_PER_ACCOUNT = 1  # each request below is let in: the one before left
+
+    async def body() -> tuple[Reply, bytes, Reply, bytes, Reply]:
+        path = f"/api/matches/{match_id}"
+        query = {"after": version, "wait": 5}
+        poll = await get(app, f"{path}/events", tokens["bob"], query)
+        problem = await poll.body()
+        stream = await get(app, f"{path}/stream", tokens["bob"], Accept="application/x-ndjson")
+        lines = await stream.body()
+        return poll, problem, stream, lines, await get(app, f"{path}/events", tokens["bob"], query)
+
+    poll, problem, stream, lines, again = run(body)
+    assert poll.status == 503 and poll.headers["retry-after"] == "2"
+    assert poll.headers["content-type"] == "application/problem+json"
+    assert json.loads(problem)["code"] == "service_unavailable"
+    assert stream.status == 200 and lines == b""  # begun, then ended whole
+    assert again.status == 503
+
+
+def test_a_long_poll_asked_for_as_html_is_answered_as_json(app, users, duel, monkeypatch):
+    """In development the browsable API is among the renderers: a long-poll opened in a
+    browser (Accept: text/html) still waits, and answers its page as JSON."""
+    from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
+
+    from api import views
+
+    monkeypatch.setattr(views.EventsView, "renderer_classes", [JSONRenderer, BrowsableAPIRenderer])
+    match_id, tokens = duel
+    version = Match.objects.get(pk=match_id).version
+
+    async def body() -> tuple[Reply, dict[str, Any]]:
+        waiting = asyncio.get_running_loop().create_task(
+            get(
+                app,
+                f"/api/matches/{match_id}/events",
+                tokens["bob"],
+                {"after": version, "wait": 20},
+                Accept="text/html",
+            )
+        )
+        await asyncio.sleep(0.5)
+        await sync_to_async(flip)(users, match_id, "alice", 0)
+        reply = await waiting
+        return reply, json.loads(await reply.body())
+
+    reply, page = run(body)
+    assert reply.status == 200 and reply.headers["content-type"] == "application/json"
+    assert [e["seq"] for e in page["events"]] == [version + 1]
