@@ -770,6 +770,9 @@ class ActionView(TokenCheckingMixin, APIView):
 #: How long a hint is kept for the seat and version it was asked at (a version never
 #: changes, so this only bounds the cache).
 HINT_CACHE_SECONDS = 600
+#: The longest an account's hint in progress holds off its next one (should the process
+#: working it out die without saying so).
+HINT_BUSY_SECONDS = 30
 
 
 class HintView(QueryChecked, APIView):
@@ -806,9 +809,31 @@ class HintView(QueryChecked, APIView):
         key = f"hint:{match.id}:{match.version}:{seat}"
         hint = cache.get(key)
         if hint is None:
-            hint = game.hint(state, seat)
-            cache.set(key, hint, HINT_CACHE_SECONDS)
+            with _one_hint_at_a_time(request.user.pk):
+                hint = game.hint(state, seat)
+                cache.set(key, hint, HINT_CACHE_SECONDS)
         return Response(hint)
+
+
+@contextlib.contextmanager
+def _one_hint_at_a_time(account: object) -> Iterator[None]:
+    """An account's hints are worked out one at a time: a burst of them (the throttle lets
+    THROTTLE_HINTS through at once) would be as many searches at once on the web
+    processes. One asked for while another is worked out is refused; asked again, it is
+    read from the cache if it was the same."""
+    busy = f"hint-busy:{account}"
+    if not cache.add(busy, 1, HINT_BUSY_SECONDS):
+        raise ApiProblem(
+            429,
+            "hint_in_progress",
+            "Hint in progress",
+            "your last hint is still being worked out; ask again in a moment",
+            {"Retry-After": "1"},
+        )
+    try:
+        yield
+    finally:
+        cache.delete(busy)
 
 
 EVENTS_QUERY = (AFTER, LIMIT, WAIT)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
+from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -180,6 +181,30 @@ def test_hints_are_kept_per_version_and_throttled_on_their_own(alice, duel, monk
     answers = [alice.get(f"/api/matches/{duel}/hint").status_code for _ in range(3)]
     assert answers == [200, 200, 429]
     assert alice.get(f"/api/matches/{duel}").status_code == 200  # the rest is not held up
+
+
+def test_an_account_has_one_hint_worked_out_at_a_time(alice, duel, monkeypatch):
+    """A burst the throttle lets through is not as many searches at once: a hint asked for
+    while the account's last one is worked out is refused, and then read from the cache."""
+    from games import get_game
+
+    game = get_game("golf")
+    real_hint = type(game).hint
+    meanwhile: list[Any] = []
+
+    def slow(self, state, seat):  # another request comes while this one searches
+        if not meanwhile:
+            meanwhile.append(alice.get(f"/api/matches/{duel}/hint"))
+        return real_hint(self, state, seat)
+
+    monkeypatch.setattr(type(game), "hint", slow)
+    first = alice.get(f"/api/matches/{duel}/hint")
+    assert first.status_code == 200
+    refused = assert_problem(meanwhile[0], 429, "hint_in_progress")
+    assert meanwhile[0]["Retry-After"] == "1" and "ask again" in refused["detail"]
+    again = alice.get(f"/api/matches/{duel}/hint")  # the place is given back
+    assert again.status_code == 200 and again.json() == first.json()
+    assert len(meanwhile) == 1
 
 
 def test_whole_log_reads_and_past_states_have_their_own_throttles(alice, duel, monkeypatch):
