@@ -130,10 +130,11 @@ def explain(view: View, rules: Rules, action: Action) -> str:
         old = grid[action.position]
         if old is not None:
             saved = values[rank_of(old)] - values[rank_of(card)]
-            return (
-                f"Swap the {card_name(card)} for the {card_name(old)} at {where}: "
-                f"it saves {_points(saved)}.{ending}"
-            )
+            swap = f"Swap the {card_name(card)} for the {card_name(old)} at {where}"
+            if saved > 0:
+                return f"{swap}: it saves {_points(saved)}.{ending}"
+            now = "it saves nothing now" if saved == 0 else f"it costs {_points(-saved)} now"
+            return f"{swap}: {now}, but plays out better over the rest of the hole.{ending}"
         unseen = Knowledge.from_view(view, rules).mean
         why = (
             "it is likely lower than the unseen card"

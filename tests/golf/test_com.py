@@ -161,6 +161,23 @@ def test_hint_names_the_pair():
     assert "matches your column 1" in given.reason
 
 
+def test_a_swap_that_saves_nothing_now_is_not_said_to_save_points():
+    """The search may swap for a card no lower (for how the hole plays out): the reason then
+    says what it costs now, never that it "saves 0 points" or "-3 points"."""
+    rules, view = in_hand("8H", [None, "QH", "5D", "KS", "3C", "3D"], ["QS"] + [None] * 5)
+    assert explain(view, rules, SwapCard(1)).startswith(
+        "Swap the 8 for the queen at row 1, column 2: it saves 2 points."
+    )
+    assert explain(view, rules, SwapCard(2)) == (
+        "Swap the 8 for the 5 at row 1, column 3: it costs 3 points now, but plays out "
+        "better over the rest of the hole."
+    )
+    rules, view = in_hand("JH", ["QC", "KH", "5D", "KS", "3C", None], ["QS"] + [None] * 5)
+    assert explain(view, rules, SwapCard(0)).startswith(
+        "Swap the jack for the queen at row 1, column 1: it saves nothing now,"
+    )
+
+
 def test_hint_says_what_turning_up_the_last_card_does():
     rules, view = in_hand("2H", ["5S", "7C", "9D", "5H", "7D", None], ["QS"] + [None] * 5)
     swap = SwapCard(5)
