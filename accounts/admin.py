@@ -24,6 +24,7 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
+from rest_framework.authtoken.models import TokenProxy
 
 from accounts.models import RunningMatches, Suspension, User
 from accounts.moderation import (
@@ -117,6 +118,12 @@ def shown_action(match: Match, row: MatchEvent) -> dict[str, Any]:
     has ended (what the rules reveal then)."""
     data: dict[str, Any] = event_json(row, game_of(match), None, match.ended, match)["data"]
     return data
+
+
+# DRF's own token admin (rest_framework.authtoken, listed before this app) shows every live
+# token, each one a player's key to their hand: staff revoke tokens by suspending the
+# account (accounts/moderation.py), and never read them.
+admin.site.unregister(TokenProxy)
 
 
 @admin.register(User)

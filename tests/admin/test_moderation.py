@@ -388,3 +388,18 @@ def test_suspending_a_selection_deleted_since_the_list_says_so(admin_client, ali
     response = admin_client.post(reverse("admin:accounts_user_changelist"), body, follow=True)
     assert response.status_code == 200
     assert "No account to suspend was named." in response.content.decode()
+
+
+def test_no_admin_page_shows_a_token(alice, people, client):
+    """A token is its player's key to their hand: the admin has no page of tokens, for a
+    superuser or for staff given DRF's token permissions."""
+    key = Token.objects.create(user=alice).key
+    clerk = people[2]
+    clerk.user_permissions.add(*Permission.objects.filter(content_type__app_label="authtoken"))
+    root = type(alice).objects.create_superuser("root", password="pw-root-123")
+    for user in (clerk, root):
+        client.force_login(user)
+        index = client.get(reverse("admin:index"))
+        assert index.status_code == 200 and b"authtoken" not in index.content
+        assert client.get("/admin/authtoken/tokenproxy/").status_code == 404
+        assert key.encode() not in client.get(reverse("admin:accounts_user_changelist")).content
