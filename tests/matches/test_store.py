@@ -260,9 +260,7 @@ def forge(match, change, *, unkeyed_chain=False):
 
 
 @pytest.mark.django_db
-def test_verify_reports_a_deal_the_seed_does_not_give_even_in_an_unkeyed_chain(
-    finished, settings
-):
+def test_verify_reports_a_deal_the_seed_does_not_give_even_in_an_unkeyed_chain(finished, settings):
     def reverse_the_stock(row):
         if row.type == "hole_dealt" and row.payload["hole"] == 1:
             row.payload = {**row.payload, "stock": list(reversed(row.payload["stock"]))}
