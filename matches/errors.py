@@ -34,6 +34,14 @@ class PermissionDenied(ServiceError):
     title = "Permission denied"
 
 
+class AccountSuspended(ServiceError):
+    """A request that was let in just before its account's suspension took effect."""
+
+    code = "account_suspended"
+    status = 403
+    title = "Account suspended"
+
+
 class VersionConflict(ServiceError):
     code = "version_conflict"
     status = 409

@@ -288,7 +288,7 @@ def _check_quota(
             f"max_turns may be at most {settings.MAX_TURNS_PER_HOLE} here",
             field="rules.max_turns",
         )
-    type(creator).objects.select_for_update().filter(pk=creator.pk).first()
+    _lock_account(creator)
     unfinished = Match.objects.filter(created_by=creator).exclude(status__in=ENDED_STATUSES)
     if unfinished.count() >= settings.MAX_UNFINISHED_MATCHES:
         raise errors.TooManyMatches(
@@ -458,11 +458,26 @@ def match_create(
     return match
 
 
+def _lock_account(user: AbstractBaseUser) -> None:
+    """Lock the account's row for the rest of the transaction, and refuse an account
+    suspended since its request was let in: a suspension locks the same row, so it comes
+    wholly before (refused here) or wholly after (and finds the new match or seat)."""
+    locked = type(user).objects.select_for_update().filter(pk=user.pk).first()
+    if locked is None:
+        raise errors.PermissionDenied("this account no longer exists")
+    if getattr(locked, "suspended_at", None) is not None:
+        raise errors.AccountSuspended(
+            "this account is suspended: it cannot log in or make requests until the "
+            "operators lift the suspension"
+        )
+
+
 @transaction.atomic
 def match_join(*, match_id: object, user: AbstractBaseUser, seat: int | None = None) -> Seat:
     """Take an open seat (the first one, or ``seat``): the log gains the game's
     ``seat_taken``, so the version moves on and every reader of the match learns of it.
     Once no seat is open the match is active and its first turns are due."""
+    _lock_account(user)
     match = _lock(match_id)
     if match.ended:
         raise errors.MatchNotActive("the match has ended")
@@ -803,21 +818,25 @@ def timed_out_turn(*, match_id: object, expected_version: int) -> int:
 
 
 def may_abort(match: Match, user: AbstractBaseUser) -> bool:
-    """Staff may abort any match; its creator one that no other person has joined."""
+    """Staff may abort any match; its creator one that no other person has joined, or that
+    is still waiting for players (those who joined would otherwise hold it, and its place
+    among the creator's unfinished matches, for good: there is no leaving a match)."""
     if getattr(user, "is_staff", False):
         return True
     others = [uid for uid in match.seat_users if uid is not None and uid != user.pk]
-    return match.created_by_id == user.pk and not others
+    waiting = match.status == MatchStatus.WAITING
+    return match.created_by_id == user.pk and (waiting or not others)
 
 
 @transaction.atomic
 def match_abort(*, match_id: object, user: AbstractBaseUser, reason: str = "") -> Match:
-    """Stop a match (staff, or its creator while no one else has joined); the seed is
-    revealed."""
+    """Stop a match (staff, or its creator while it waits for players or no one else has
+    joined); the seed is revealed."""
     match = _lock(match_id)
     if not may_abort(match, user):
         raise errors.PermissionDenied(
-            "only staff, or the creator of a match no one else has joined, may abort it"
+            "only staff, or the creator of a match that is waiting for players or that no one "
+            "else has joined, may abort it"
         )
     if match.ended:
         raise errors.MatchNotActive("the match has already ended")

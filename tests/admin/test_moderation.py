@@ -214,6 +214,25 @@ def test_a_suspension_revokes_tokens_refuses_log_ins_and_aborts_matches(
     assert_problem(wrong, 401, "invalid_credentials")
 
 
+def test_a_join_or_a_new_match_let_in_before_a_suspension_is_refused_after_it(
+    alice, bob, moderator, django_user_model
+):
+    """A request authenticated just before its account was suspended reaches the service
+    after it: it must not seat the suspended account where the suspension did not look."""
+    carol = django_user_model.objects.create_user("carol", password="pw-carol-123")
+    lobby = match_create(creator=carol, seats=[{"type": "me"}, {"type": "open"}])
+    let_in = type(bob).objects.get(pk=bob.pk)  # as the request's authentication read it
+    result = account_suspend(user=bob, by=moderator, reason="cheating", running="abort")
+    assert result.handled == []  # nothing of bob's was running
+    with pytest.raises(errors.AccountSuspended):
+        match_join(match_id=lobby.id, user=let_in)
+    with pytest.raises(errors.AccountSuspended):
+        match_create(creator=let_in, seats=[{"type": "me"}, {"type": "open"}])
+    lobby.refresh_from_db()
+    assert lobby.seat_users == [carol.pk, None] and lobby.status == MatchStatus.WAITING
+    assert not Match.objects.filter(created_by=bob).exists()
+
+
 def test_a_token_a_suspended_account_still_holds_is_refused(bob, moderator):
     account_suspend(user=bob, by=moderator, reason="spam", running="abort")
     token = Token.objects.create(user=bob)  # (say, made by a log-in racing the suspension)
