@@ -600,7 +600,10 @@ class JoinView(APIView):
 class AbortView(APIView):
     @extend_schema(
         tags=["matches"],
-        summary="Abort a match (staff, or its creator while no one else has joined)",
+        summary=(
+            "Abort a match (staff, or its creator while it waits for players or no one else "
+            "has joined)"
+        ),
         request=s.AbortSerializer,
         responses={200: s.MatchDetailSerializer, **problems(400, 401, 403, 404, 409)},
     )

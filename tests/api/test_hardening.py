@@ -263,6 +263,20 @@ def test_the_creator_may_not_abort_once_another_person_has_joined(alice, duel):
     assert "no one else has joined" in problem["detail"]
 
 
+def test_the_creator_may_abort_a_lobby_others_joined_while_it_waits_for_players(alice, bob):
+    """Those who join a lobby cannot hold it (and its place among its creator's unfinished
+    matches) for good by never letting it fill."""
+    seats = [{"type": "me"}, {"type": "open"}, {"type": "open"}]
+    lobby = alice.post("/api/matches", {"preset": "nine-card", "seats": seats}, format="json")
+    match_id = lobby.json()["id"]
+    assert bob.post(f"/api/matches/{match_id}/join", {}, format="json").status_code == 200
+    assert_problem(  # the one who joined may not
+        bob.post(f"/api/matches/{match_id}/abort", {}, format="json"), 403, "permission_denied"
+    )
+    aborted = alice.post(f"/api/matches/{match_id}/abort", {}, format="json")
+    assert aborted.status_code == 200 and aborted.json()["status"] == "aborted"
+
+
 def test_com_turns_of_a_com_only_match_go_to_the_background_queue(
     alice, django_capture_on_commit_callbacks
 ):
