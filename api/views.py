@@ -126,16 +126,17 @@ Param = IntParam | ChoiceParam
 
 class QueryChecked:
     """A view whose reads take only the query parameters it declares in ``query`` (and
-    ``format``, which picks the answer's format), each once: any other is a 400 naming it,
-    so that a typo (``afer=5``) is not read as the default without a word."""
+    ``format``, which picks the answer's format), each once, and whose writes take none:
+    any other is a 400 naming it, so that a typo (``afer=5``) is not read as the default
+    without a word, nor a read's parameter on a write (``POST ...?mine=true``) ignored."""
 
     query: tuple[Param, ...] = ()
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         super().initial(request, *args, **kwargs)  # type: ignore[misc]  # (an APIView's)
-        if request.method not in ("GET", "HEAD"):
+        if request.method == "OPTIONS":
             return
-        names = [param.name for param in self.query]
+        names = [param.name for param in self.query] if request.method in ("GET", "HEAD") else []
         for name in request.query_params:
             if name not in names and name != api_settings.URL_FORMAT_OVERRIDE:
                 takes = f"it takes {', '.join(names)}" if names else "it takes none"
@@ -448,7 +449,16 @@ JOINABLE = ChoiceParam(
 )
 
 
-LIST_QUERY = (MINE, ALL, GAME, STATUS, PRESET, AWAITING, JOINABLE, PAGE, PAGE_SIZE)
+ORDER = ChoiceParam(
+    "order",
+    ("activity", "created"),
+    "`activity` (the default): latest activity first, so a match that moves on while you "
+    "page moves to the first page; `created`: newest first, an order that never changes, "
+    "for paging through the whole list",
+)
+
+
+LIST_QUERY = (MINE, ALL, GAME, STATUS, PRESET, AWAITING, JOINABLE, ORDER, PAGE, PAGE_SIZE)
 
 
 class MatchListView(QueryChecked, APIView):
@@ -465,7 +475,8 @@ class MatchListView(QueryChecked, APIView):
         summary="List matches",
         description=(
             "Your matches and the open lobbies (matches waiting for players with a seat "
-            "free), newest activity first. `mine=true` leaves the lobbies out, "
+            "free), latest activity first (`order=created`: newest first, for paging "
+            "through a list that does not move). `mine=true` leaves the lobbies out, "
             "`joinable=true` keeps only the lobbies you do not sit in; staff may ask for "
             "every match with `all=true`."
         ),
@@ -477,6 +488,8 @@ class MatchListView(QueryChecked, APIView):
         everyone = ALL.read(request) == "true"
         if everyone and not request.user.is_staff:
             raise errors.PermissionDenied("only staff may list every match")
+        if everyone and MINE.read(request) == "true":
+            raise invalid_field("all", "all=true lists every match: not with mine", "not with mine")
         joinable = JOINABLE.read(request) == "true"
         if joinable and (everyone or MINE.read(request) == "true" or AWAITING.read(request)):
             detail = "joinable=true lists matches you do not sit in: not with mine, awaiting or all"
@@ -490,6 +503,7 @@ class MatchListView(QueryChecked, APIView):
             preset=PRESET.read(request),
             awaiting_me=AWAITING.read(request) == "me",
             joinable=joinable,
+            by_creation=ORDER.read(request) == "created",
         )
         paginator = MatchPagination()
         page = paginator.paginate_queryset(queryset, request, view=self)

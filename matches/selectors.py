@@ -234,25 +234,31 @@ def matches_for(
     preset: str | None = None,
     awaiting_me: bool = False,
     joinable: bool = False,
+    by_creation: bool = False,
 ) -> QuerySet[Match]:
-    """The matches ``user`` sits in, and, unless ``mine``, the open lobbies (matches waiting
+    """The matches ``user`` sits in or made, and, unless ``mine``, the open lobbies (matches waiting
     for players with a seat free); with ``joinable`` only the lobbies ``user`` does not
-    sit in; with ``everyone`` (staff only) every match."""
+    sit in; with ``everyone`` (staff only) every match. Latest activity first, or with
+    ``by_creation`` newest first (an order no move changes, so pages neither repeat nor
+    skip a match)."""
     # every condition on seats is a subquery: no join multiplies the rows, so the page
     # needs no DISTINCT over every column (the snapshot's among them)
     queryset = Match.objects.all().prefetch_related("seats__user")
     if not everyone:
-        mine_ids = Seat.objects.filter(user=user).values("match_id")
+        seated_ids = Seat.objects.filter(user=user).values("match_id")
+        # and those one made to watch (COMs only, or a lobby of others' seats): they count
+        # among one's own, and would otherwise be in no list
+        made_ids = Match.objects.filter(created_by=user).values("id")
         # open seats of waiting matches (an aborted lobby keeps its open seats)
         lobby_ids = Seat.objects.filter(
             kind=SeatKind.OPEN, match__status=MatchStatus.WAITING
         ).values("match_id")
         if joinable:
-            queryset = queryset.filter(pk__in=lobby_ids).exclude(pk__in=mine_ids)
+            queryset = queryset.filter(pk__in=lobby_ids).exclude(pk__in=seated_ids)
         elif mine or awaiting_me:
-            queryset = queryset.filter(pk__in=mine_ids)
-        else:  # one list of ids, not an OR of two: each side reads its own index
-            queryset = queryset.filter(pk__in=mine_ids.union(lobby_ids))
+            queryset = queryset.filter(pk__in=seated_ids.union(made_ids))
+        else:  # one list of ids, not an OR: each part reads its own index
+            queryset = queryset.filter(pk__in=seated_ids.union(made_ids, lobby_ids))
     if awaiting_me:
         to_act = Seat.objects.filter(user=user, to_act=True).values("match_id")
         queryset = queryset.filter(pk__in=to_act, status=MatchStatus.ACTIVE)
@@ -262,4 +268,4 @@ def matches_for(
         queryset = queryset.filter(status=status)
     if preset:
         queryset = queryset.filter(preset=preset)
-    return queryset.order_by("-updated_at", "id")
+    return queryset.order_by("-created_at" if by_creation else "-updated_at", "id")

@@ -147,6 +147,52 @@ def test_list_filters_and_paginates(alice, bob, duel):
         assert "joinable" in problem["errors"]
 
 
+def test_paging_by_creation_neither_repeats_nor_skips_a_match_that_moves(alice, bob):
+    """By latest activity (the default), a match that moves on while a client pages jumps
+    to the first page; ``order=created`` pages in an order no move changes."""
+    open_seats = [{"type": "me"}, {"type": "open"}]
+    made = [create(alice, seats=open_seats).json()["id"] for _ in range(3)]
+
+    def page_through(order: str) -> list[str]:
+        seen, page = [], 1
+        while True:
+            body = alice.get("/api/matches", {"order": order, "page_size": 1, "page": page})
+            seen += [m["id"] for m in body.json()["results"]]
+            if page == 1:  # the oldest lobby fills between the first page and the next
+                bob.post(f"/api/matches/{made[0]}/join", {}, format="json")
+            if not body.json()["next"]:
+                return seen
+            page += 1
+
+    assert page_through("created") == made[::-1]  # by activity, the one joined comes twice
+    assert_problem(alice.get("/api/matches", {"order": "oldest"}), 400, "validation_error")
+
+
+def test_a_match_made_to_watch_is_among_ones_own(alice, bob):
+    """A match whose seats are all COMs (or others'), made with ``spectate``, counts among
+    its creator's unfinished matches: it is listed among theirs too."""
+    watched = create(
+        alice,
+        spectate=True,
+        seats=[{"type": "com", "level": "easy"}, {"type": "com", "level": "easy"}],
+    ).json()["id"]
+    assert watched in {
+        m["id"] for m in alice.get("/api/matches", {"mine": "true"}).json()["results"]
+    }
+    assert watched in {m["id"] for m in alice.get("/api/matches").json()["results"]}
+    assert watched not in {m["id"] for m in bob.get("/api/matches").json()["results"]}
+
+
+def test_a_write_takes_no_query_parameter(alice):
+    problem = assert_problem(
+        alice.post("/api/matches?mine=true", {"seats": [{"type": "me"}]}, format="json"),
+        400,
+        "validation_error",
+    )
+    assert "mine" in problem["errors"]
+    assert alice.get("/api/matches").json()["count"] == 0  # nothing was made
+
+
 def test_joinable_lists_only_the_lobbies_you_do_not_sit_in(alice, bob):
     """A lobby of your own, however many, never hides another's from you."""
     open_seats = [{"type": "me"}, {"type": "open"}]
