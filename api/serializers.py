@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib.auth import get_user_model, password_validation
@@ -68,11 +69,12 @@ class ProblemSerializer(serializers.Serializer):
 
 
 USERNAME_MAX = 150  # the column's length (Django's AbstractUser.username)
+USERNAME_PATTERN = r"^[\w.@+-]{3,150}$"
 
 
 # --- accounts -----------------------------------------------------------------------------
 class RegisterSerializer(StrictSerializer):
-    username = serializers.RegexField(r"^[\w.@+-]{3,150}$", max_length=USERNAME_MAX)
+    username = serializers.RegexField(USERNAME_PATTERN, max_length=USERNAME_MAX)
     password = serializers.CharField(
         write_only=True, max_length=128, style={"input_type": "password"}
     )
@@ -85,6 +87,10 @@ class RegisterSerializer(StrictSerializer):
         stored = model.normalize_username(value)
         if len(stored) > USERNAME_MAX or len(canonical_username(stored)) > CANONICAL_MAX:
             raise serializers.ValidationError("this username is too long once normalised")
+        if not re.fullmatch(USERNAME_PATTERN, stored):  # "ﷺ" is one letter, its NFKC 18 with spaces
+            raise serializers.ValidationError(
+                "this username, once normalised, holds characters a username may not"
+            )
         return value
 
     def validate(self, attrs: dict[str, str]) -> dict[str, str]:

@@ -101,3 +101,17 @@ def test_games_describe_their_seats_presets_options_and_com_levels(anon):
     assert hearts == {"hearts": {"min": 3, "max": 5}, "hearts-classic": {"min": 4, "max": 4}}
     sizes = {p["name"]: p["seats"] for p in golf["presets"]}
     assert sizes["six-card"] == {"min": 2, "max": 6}
+
+
+def test_a_username_is_checked_as_it_is_stored(anon):
+    """Usernames are stored after NFKC: a name whose normal form holds characters no
+    username may (spaces, a fraction slash) is refused, not stored as one the admin's own
+    form then refuses to save."""
+    for name in ("ab\ufdfa", "\u00bd\u00bd\u00bd"):  # "ﷺ" becomes 18 letters with spaces
+        body = {"username": name, "password": "pw-a-long-one-123"}
+        problem = assert_problem(
+            anon.post("/api/accounts/register", body, format="json"), 400, "validation_error"
+        )
+        assert "once normalised" in problem["errors"]["username"][0]
+    body = {"username": "\uff41\uff44\uff41", "password": "pw-a-long-one-123"}  # full-width
+    assert anon.post("/api/accounts/register", body, format="json").status_code == 201
