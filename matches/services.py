@@ -15,6 +15,7 @@ should another write have come first, nothing was written and it takes the locke
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import random
 import uuid
@@ -648,16 +649,19 @@ def _act_unlocked(
         raise errors.MatchNotFound("no such match")
     match = match_from_row(row)
     seat = seat_of(match, user)
+    seats_read = json.dumps(match.seat_users)
     digest = request_hash(action_json, expected_version) if idempotency_key is not None else ""
     if record is not None and record[0] is not None:
         return _replayed(match, record, digest)
     state, new_state, rows, first_seq, idempotency = _decided(
         match, user, seat, action_json, expected_version, idempotency_key, digest
     )
-    # The seat must still be the user's when the write is made: a seat handed to a COM
-    # since the read (which moves no version) sends the action the locked way, which
-    # refuses it. And the token must still hold.
-    checks = [("(seat_users ->> %s::int) = %s", (seat, str(user.pk)))]
+    # The seats must be as read when the write is made: a seat handed to a COM since the
+    # read (which moves no version) sends the action the locked way, which refuses it if
+    # the seat was the user's, and else schedules the turns with the COM where it now sits
+    # (the follow-up decided here would treat that seat as a person's). And the token must
+    # still hold.
+    checks = [("seat_users = %s::jsonb", (seats_read,))]
     if token is not None:
         checks.append((token_sql(), (token.key, token.user_id)))
     condition = (

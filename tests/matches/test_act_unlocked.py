@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from matches import errors, services
-from matches.models import Match, MatchEvent
+from matches.models import FollowUp, Match, MatchEvent
 from matches.services import match_act
 from matches.store import load_events, verify_chain
 
@@ -101,3 +101,25 @@ def test_an_action_read_before_its_seat_was_handed_to_a_com_is_refused(
     match = Match.objects.get(pk=duel.id)
     assert match.seat_users[0] is None
     assert not MatchEvent.objects.filter(match=match, seq__gt=start, actor=f"user:{alice.pk}")
+
+
+def test_an_action_read_before_another_seat_was_handed_to_a_com_leaves_the_com_its_turn(
+    alice, staff, duel, monkeypatch
+):
+    """Bob's seat goes to a COM while alice's reveal is decided (the opening flips: both
+    seats to act). Her reveal is made, and the COM's turn is still waited for: the write
+    did not decide the next turns as if the seat were still a person's."""
+    load_state = services.load_state
+
+    def load_then_hand_over(match):
+        state = load_state(match)
+        if Match.objects.get(pk=duel.id).seat_users[1] is not None:
+            services.seat_to_com(match_id=duel.id, seat=1, by=staff)
+        return state
+
+    monkeypatch.setattr(services, "load_state", load_then_hand_over)
+    result = match_act(match_id=duel.id, user=alice, action={"type": "reveal", "position": 0})
+    match = Match.objects.get(pk=duel.id)
+    assert match.seat_users == [alice.pk, None] and 1 in match.seats_to_act
+    com_turn = FollowUp.objects.get(match=match, version=result.version)
+    assert com_turn.kind == "com"
