@@ -9,6 +9,7 @@
 /** @typedef {Schemas["Problem"]} Problem */
 /** @typedef {Schemas["MatchDetail"]} MatchDetail */
 /** @typedef {Schemas["MatchPage"]} MatchPage */
+/** @typedef {Schemas["MatchSummary"]} MatchSummary */
 /** @typedef {Schemas["Game"]} Game */
 /** @typedef {Schemas["GameView"]} GameView */
 /** @typedef {Schemas["GolfView"]} GolfView */
@@ -207,13 +208,27 @@ export async function stateAt(id, version, signal) {
 }
 
 /**
+ * A random (version 4) UUID for an Idempotency-Key. Not crypto.randomUUID: a page served
+ * over plain HTTP from any host but localhost is no secure context, which has no
+ * randomUUID, while getRandomValues exists everywhere.
+ * @returns {string}
+ */
+export function randomUuid() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40; // version 4
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80; // the RFC 9562 variant
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
  * Sends an action. With `version`, sends it as If-Match: a 412 then says the table moved.
  * @param {string} id @param {GameAction} action @param {number | null} version
  * @returns {Promise<ActResult>}
  */
 export async function act(id, action, version) {
   /** @type {Record<string, string>} */
-  const headers = { "Idempotency-Key": crypto.randomUUID() };
+  const headers = { "Idempotency-Key": randomUuid() };
   if (version !== null) headers["If-Match"] = `"${version}"`;
   const path = `/matches/${encodeURIComponent(id)}/actions`;
   return /** @type {ActResult} */ (await call("POST", path, { body: action, headers }));

@@ -240,45 +240,93 @@ function capitalWord(word) {
   return word.charAt(0).toUpperCase() + word.slice(1);
 }
 
-/** @param {api.MatchPage} page @param {api.User} user */
-function matchList(page, user) {
+/** The lobby's lists read this many matches at a time. */
+const PAGE_SIZE = 20;
+
+/**
+ * A list of matches, a page at a time: the first page's items and, while the API's page
+ * names a `next` one, "More…", which reads it and adds its items (the focus goes
+ * to the first one added, so the keyboard goes on from where the list grew).
+ * @param {api.MatchPage} first @param {api.MatchListQuery} query the first page's
+ * @param {(m: api.MatchSummary) => HTMLLIElement | null} item a match's line (null: none)
+ * @param {string} name what the list holds, for the button's label
+ * @returns {HTMLElement[]} the list, then the button
+ */
+function pagedList(first, query, item, name) {
+  const list = el("ul", {});
+  const listed = new Set();
+  /** @param {api.MatchPage} page @returns {HTMLLIElement[]} */
+  const add = (page) => {
+    // a match created meanwhile moves the others down a page: one already listed is not again
+    const fresh = page.results.filter((m) => !listed.has(m.id));
+    for (const m of fresh) listed.add(m.id);
+    const items = fresh.map(item).filter((li) => li !== null);
+    list.append(...items);
+    return items;
+  };
+  add(first);
+  const more = el("button", { type: "button", class: "secondary more", "aria-label": `More ${name}` }, ["More…"]);
+  more.hidden = !first.next;
+  let number = query.page ?? 1;
+  more.addEventListener("click", () =>
+    void guarded(async () => {
+      more.disabled = true;
+      /** @type {api.MatchPage} */
+      let page;
+      try {
+        page = await api.matches({ ...query, page: number + 1 });
+      } finally {
+        more.disabled = false; // after an error, it can be tried again
+      }
+      number += 1;
+      const added = add(page);
+      more.hidden = !page.next;
+      const target = added[0]?.querySelector("a, button");
+      if (target instanceof HTMLElement) target.focus();
+    }),
+  );
+  return [list, more];
+}
+
+/** @param {api.MatchPage} page @param {api.MatchListQuery} query @param {api.User} user */
+function matchList(page, query, user) {
   const section = el("section", { class: "panel my-matches", "aria-labelledby": "mine" }, [
     el("h2", { id: "mine" }, ["Your matches"]),
   ]);
-  if (page.results.length === 0) {
+  if (page.results.length === 0 && !page.next) {
     section.append(el("p", {}, ["None yet: start one."]));
     return section;
   }
-  const list = el("ul", {});
-  for (const m of page.results) {
+  /** @param {api.MatchSummary} m */
+  const item = (m) => {
     const others = m.seats
       .filter((s) => s.username !== user.username)
       .map((s) => (s.kind === "com" ? `COM (${s.com_level ?? ""})` : (s.username ?? "open seat")));
     const state = m.status === "active" ? (m.your_turn ? "your turn" : "in play") : m.status;
-    list.append(
-      el("li", { "data-status": m.status }, [
-        el("a", { href: `#/match/${m.id}` }, [`${m.game} · ${m.preset}`]),
-        ` against ${others.join(", ")} · round ${m.round} of ${m.rounds} · ${state}`,
-      ]),
-    );
-  }
-  section.append(list);
+    return el("li", { "data-status": m.status }, [
+      el("a", { href: `#/match/${m.id}` }, [`${m.game} · ${m.preset}`]),
+      ` against ${others.join(", ")} · round ${m.round} of ${m.rounds} · ${state}`,
+    ]);
+  };
+  section.append(...pagedList(page, query, item, "of your matches"));
   return section;
 }
 
 /** Matches waiting for players that you could join: a Join button each.
- * @param {api.MatchPage} page */
-function openMatchList(page) {
+ * @param {api.MatchPage} page @param {api.MatchListQuery} query */
+function openMatchList(page, query) {
   const section = el("section", { class: "panel open-matches", "aria-labelledby": "open-matches" }, [
     el("h2", { id: "open-matches" }, ["Open matches"]),
   ]);
-  const joinable = page.results.filter((m) => m.your_seat === null && m.seats.some((s) => s.kind === "open"));
-  if (joinable.length === 0) {
+  /** @param {api.MatchSummary} m */
+  const joinable = (m) => m.your_seat === null && m.seats.some((s) => s.kind === "open");
+  if (!page.results.some(joinable) && !page.next) {
     section.append(el("p", {}, ["No match is waiting for players now."]));
     return section;
   }
-  const list = el("ul", {});
-  for (const m of joinable) {
+  /** @param {api.MatchSummary} m */
+  const item = (m) => {
+    if (!joinable(m)) return null;
     const players = m.seats.map((s) => (s.kind === "com" ? `COM (${s.com_level ?? ""})` : (s.username ?? "open seat")));
     const join = el("button", { type: "button", "data-match": m.id, "aria-label": `Join the ${m.game} match of ${players.join(", ")}` }, ["Join"]);
     join.addEventListener("click", () =>
@@ -293,9 +341,9 @@ function openMatchList(page) {
         go(`#/match/${m.id}`);
       }),
     );
-    list.append(el("li", { "data-match": m.id }, [`${m.game} · ${m.preset} · ${players.join(", ")} · ${m.rounds} ${m.rounds === 1 ? "round" : "rounds"} `, join]));
-  }
-  section.append(list);
+    return el("li", { "data-match": m.id }, [`${m.game} · ${m.preset} · ${players.join(", ")} · ${m.rounds} ${m.rounds === 1 ? "round" : "rounds"} `, join]);
+  };
+  section.append(...pagedList(page, query, item, "open matches"));
   return section;
 }
 
@@ -314,19 +362,18 @@ function gameList(games) {
 
 /** @param {number} turn the route that shows it */
 async function lobbyPage(turn) {
-  const [user, games, mine, waiting] = await Promise.all([
-    api.me(),
-    api.games(),
-    api.matches({ mine: true, page_size: 20 }),
-    api.matches({ joinable: true, page_size: 20 }),
-  ]);
+  /** @type {api.MatchListQuery} */
+  const mineQuery = { mine: true, page_size: PAGE_SIZE };
+  /** @type {api.MatchListQuery} */
+  const waitingQuery = { joinable: true, page_size: PAGE_SIZE };
+  const [user, games, mine, waiting] = await Promise.all([api.me(), api.games(), api.matches(mineQuery), api.matches(waitingQuery)]);
   if (turn !== routed) return; // another page was asked for meanwhile
   showAccount(user);
   main.replaceChildren(
     el("div", { class: "lobby" }, [
       newMatchForm(games, "golf"),
-      matchList(mine, user),
-      openMatchList(waiting),
+      matchList(mine, mineQuery, user),
+      openMatchList(waiting, waitingQuery),
       gameList(games),
     ]),
   );
@@ -387,6 +434,13 @@ async function route() {
     main.replaceChildren(el("p", {}, ["This page could not be loaded. "]), again);
   }
 }
+
+// The skip link's "#main" is no route (the router would take it for the lobby, leaving the
+// table): it moves the focus to the page's content, which stays as it is
+document.querySelector("a.skip")?.addEventListener("click", (event) => {
+  event.preventDefault();
+  main.focus();
+});
 
 window.addEventListener("hashchange", () => {
   clearError();

@@ -4,7 +4,7 @@
 // follows the match (table.js), showing each version one by one.
 
 import { cardFace, cardName } from "./cards.js";
-import { Table, el, plural } from "./table.js";
+import { Table, el, plural, seenText } from "./table.js";
 
 /** @typedef {import("./api.js").GolfView} GolfView */
 /** @typedef {import("./api.js").GolfAction} GolfAction */
@@ -170,7 +170,9 @@ export class GolfTable extends Table {
     grid.style.setProperty("--cols", String(view.cols));
     const cards = view.grids[seat] ?? [];
     cards.forEach((card, position) => {
-      const label = `${mine ? "your card" : `${name}: card`} ${position + 1}, ${cardName(card)}`;
+      const seen = card === null ? view.seen.find((s) => s.seat === seat && s.position === position) : undefined;
+      // the label names the card seen before an undo too: it is the button's whole name
+      const label = `${mine ? "your card" : `${name}: card`} ${position + 1}, ${cardName(card)}${seen ? ` ${seenText(seen.card)}` : ""}`;
       /** @type {GolfAction | undefined} */
       let action;
       if (mine) {
@@ -180,7 +182,6 @@ export class GolfTable extends Table {
             : (a.type === "reveal" || a.type === "swap") && a.position === position,
         );
       }
-      const seen = card === null ? view.seen.find((s) => s.seat === seat && s.position === position) : undefined;
       const attributes = {
         class: `card${card === null ? " face-down" : ""}${action && this.isHinted(action) ? " hinted" : ""}`,
         "aria-label": label,

@@ -124,6 +124,10 @@ export class HeartsTable extends Table {
     if (cards) cards.forEach((card) => row.append(cardNode(card, `${name}: ${cardName(card)}`, { "data-seat": String(seat) })));
     else for (let i = 0; i < size; i += 1) row.append(cardNode(null, `${name}: a card, face down`, { "data-seat": String(seat) }));
     block.append(row);
+    // cards an undone play showed you, back in this hand (the view's `seen`: undo never
+    // un-sees); which of the backs they are, the view does not say
+    const seen = cards ? [] : view.seen.filter((s) => s.seat === seat).map((s) => s.card);
+    if (seen.length) block.append(el("p", { class: "seen-cards", "data-seen": seen.join(" ") }, [`Seen before an undo: the ${seen.map(cardName).join(", the ")}.`]));
     return block;
   }
 

@@ -78,6 +78,12 @@ export function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
+/** What a label adds for a card an undo hid again, which this seat saw before it (the
+ * view's `seen`: undo never un-sees). @param {string} card */
+export function seenText(card) {
+  return `(seen before an undo: ${cardName(card)})`;
+}
+
 /**
  * A card on the table: a button when `onClick` is given (a move offered), else an image.
  * Either way it is labelled, and carries its code (empty when face down) as data-card.
@@ -126,6 +132,9 @@ export class Table {
     /** @type {A | null} */
     this.hinted = null;
     this.hintText = "";
+    /** how many past versions the history slider has asked for, and "Back to live"s: an
+     * answer to any but the latest request comes too late to be shown */
+    this.pastAsked = 0;
     this.connection = "live";
     /** @type {"stream" | "long-poll"} how the table learns of new events */
     this.following = "stream";
@@ -178,6 +187,24 @@ export class Table {
   /** Forgets a choice in progress (cards picked but not sent). */
   resetChoice() {
     this.chosen = [];
+  }
+
+  /** Forgets a choice in progress and the hint: both were for the table as it was. */
+  forgetChoice() {
+    this.resetChoice();
+    this.hinted = null;
+    this.hintText = "";
+  }
+
+  /**
+   * Whether a choice in progress and the hint still stand at `next`: only while every seat
+   * acts at once, in one phase, do the others' moves leave yours as they were (cards
+   * picked for a pass stay picked while the others choose theirs).
+   * @param {V} next
+   */
+  choiceHolds(next) {
+    const now = this.view;
+    return now !== null && this.simultaneous(now) && this.simultaneous(next) && now.phase === next.phase;
   }
 
   /** Picks a card for a move of three cards, or puts it back. @param {string} card */
@@ -447,19 +474,21 @@ export class Table {
       this.backToLive();
       return;
     }
+    const asked = ++this.pastAsked;
     try {
       const view = this.narrow(await api.stateAt(this.detail.id, version, this.abort.signal));
-      if (!view) return;
+      // another version picked since, or "Back to live": this answer is one too late
+      if (!view || asked !== this.pastAsked) return;
       // a past table offers no moves
       this.past = { ...view, legal_actions: [] };
       this.render();
     } catch (error) {
-      if (error instanceof api.ApiError) this.showError(error.readable);
-      else if (!isAbort(error)) throw error;
+      if (asked === this.pastAsked) this.failed(error);
     }
   }
 
   backToLive() {
+    this.pastAsked += 1; // a past version still being read is not shown once it comes
     this.past = null;
     this.render();
   }
@@ -502,9 +531,7 @@ export class Table {
     const view = this.view;
     if (!view || this.busy) return;
     this.busy = true;
-    this.resetChoice();
-    this.hinted = null;
-    this.hintText = "";
+    this.forgetChoice();
     this.render();
     try {
       // when every seat acts at once a move is valid whatever the others did, so it goes
@@ -518,23 +545,36 @@ export class Table {
         this.show(next);
       } else this.render();
     } catch (error) {
+      // whatever failed, the table is drawn again, not busy, its moves offered again
       this.busy = false;
-      if (error instanceof api.ApiError) {
-        const stale = error.problem?.code === "precondition_failed" || error.problem?.code === "version_conflict";
-        this.showError(stale ? "The table moved on before your move arrived: here it is again." : error.readable);
-        if (stale && error.problem?.current_version) {
-          try {
-            await this.reload(error.problem.current_version);
-          } catch (failed) {
-            // the table stays as it was, its moves offered again; the stream catches up
-            if (failed instanceof api.ApiError) this.showError(failed.readable);
-            else if (!isAbort(failed)) throw failed;
-          } finally {
-            this.render();
-          }
-        } else this.render();
-      } else throw error;
+      const problem = error instanceof api.ApiError ? error.problem : null;
+      if (problem?.code !== "precondition_failed" && problem?.code !== "version_conflict") {
+        this.render();
+        this.failed(error);
+        return;
+      }
+      this.showError("The table moved on before your move arrived: here it is again.");
+      // if it cannot be read, the table stays as it was, its moves offered again; the
+      // stream catches up
+      if (problem.current_version) await this.reload(problem.current_version).catch((failed) => this.failed(failed));
+      this.render();
     }
+  }
+
+  /**
+   * A request the player asked for failed (a move, a hint, a past version): a 401 logs out,
+   * as any other does (the token no longer holds: the table stops following, and the page
+   * asks to log in again); any other error is shown. Nothing is thrown on: an error out of
+   * a click's handler would reach no one, and the table would say nothing.
+   * @param {unknown} error
+   */
+  failed(error) {
+    if (isAbort(error)) return; // the table was left
+    if (error instanceof api.ApiError && error.status === 401) {
+      this.stop();
+      this.refused(error);
+    } else if (error instanceof api.ApiError) this.showError(error.readable);
+    else this.showError(`This page failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 
   /** @param {number} version */
@@ -547,15 +587,16 @@ export class Table {
   }
 
   async askHint() {
+    const version = this.version;
     try {
       const hint = await api.hint(this.detail.id);
+      if (this.version !== version) return; // the table has moved on: a hint for before
       // a match's hint is one of its legal actions, an action of its game
       this.hinted = /** @type {A} */ (hint.action);
       this.hintText = hint.reason;
       this.render();
     } catch (error) {
-      if (error instanceof api.ApiError) this.showError(error.readable);
-      else throw error;
+      this.failed(error);
     }
   }
 
@@ -569,7 +610,10 @@ export class Table {
 
   /** @param {V} view */
   show(view) {
-    if (!this.simultaneous(view)) this.chosen = [];
+    // a version this page did not send (another seat's move, the timer's, the next hole):
+    // a choice in progress ("Discard and turn up a card…", cards picked) and the hint were
+    // for the table as it was (a move sent has forgotten them already)
+    if (!this.choiceHolds(view)) this.forgetChoice();
     this.view = view;
     this.version = view.version;
     this.shownAt = performance.now();

@@ -6,7 +6,7 @@
 // hearts/dealing.py and ninety_nine/pack.py), here with Web Crypto's HMAC-SHA256.
 
 import * as api from "./api.js";
-import { el } from "./table.js";
+import { el, plural } from "./table.js";
 
 /** @typedef {api.Audit} Audit */
 /** @typedef {{ok: boolean, checked: number, text: string, mismatch: string | null}} Verdict */
@@ -113,12 +113,32 @@ function rulesOf(data) {
 }
 
 /**
+ * Why an audit record is not the match's whole log, sound (null when it is): the faults
+ * the service found in its hash chain, fewer (or more) events than the match's version,
+ * events out of sequence.
+ * @param {Audit} audit @returns {string | null}
+ */
+function incomplete(audit) {
+  const faults = audit.chain_faults ?? [];
+  if (faults.length) return `the log's hash chain is broken (${faults.join("; ")})`;
+  const events = audit.events.length;
+  if (events !== audit.version) return `the record holds ${plural(events, "event")}, the match's log ${plural(audit.version, "event")}`;
+  const stray = audit.events.findIndex((e, i) => e.seq !== i + 1);
+  if (stray >= 0) return `event ${stray + 1} of the record is numbered ${audit.events[stray]?.seq}`;
+  return null;
+}
+
+/**
  * Recomputes every deal of an ended match from its audit record; the first mismatch.
  * @param {Audit} audit @returns {Promise<Verdict>}
  */
 export async function verifyAudit(audit) {
   /** @param {string} mismatch @param {number} checked @returns {Verdict} */
   const fail = (mismatch, checked) => ({ ok: false, checked, mismatch, text: `Mismatch: ${mismatch}.` });
+  // deals recomputed from part of the log, or from a log whose chain the service itself
+  // finds broken, prove nothing about the match: the record must be whole and sound first
+  const unsound = incomplete(audit);
+  if (unsound) return fail(unsound, 0);
   if (!audit.seed) return fail("the seed is not revealed", 0);
   const seed = fromHex(audit.seed);
   const commitment = await commitmentOf(seed);

@@ -42,7 +42,9 @@ export function compare(shown, view) {
       faults.push(`no cell for seat ${want.seat} position ${want.position}`);
       continue;
     }
-    const suffix = `card ${want.position + 1}, ${cardName(want.card)}`;
+    // a card face down again after an undo, which this seat saw before it, is named too
+    const seen = want.card === null ? view.seen.find((s) => s.seat === want.seat && s.position === want.position) : undefined;
+    const suffix = `card ${want.position + 1}, ${cardName(want.card)}${seen ? ` (seen before an undo: ${cardName(seen.card)})` : ""}`;
     check(got.card === (want.card ?? ""), `seat ${want.seat} card ${want.position}: ${got.card} != ${want.card}`);
     check(got.label.endsWith(suffix), `label "${got.label}" does not end with "${suffix}"`);
     if (want.seat === view.seat) check(got.label === `your ${suffix}`, `label "${got.label}" is not "your ${suffix}"`);
@@ -80,7 +82,7 @@ export function compare(shown, view) {
   }
   for (const cell of shown.cards) {
     // nothing the API hides is shown: a face-down cell carries no card
-    if (!cell.card) check(cell.label.endsWith("face down"), `hidden cell labelled ${cell.label}`);
+    if (!cell.card) check(/face down( \(seen before an undo: [^)]+\))?$/.test(cell.label), `hidden cell labelled ${cell.label}`);
   }
   return faults;
 }

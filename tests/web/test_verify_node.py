@@ -22,7 +22,9 @@ process.stdout.write(JSON.stringify(await verifyAudit(JSON.parse(text))));
 """
 
 
-def verdict(table: Table, tamper: bool = False) -> dict:
+def verdict(table: Table, tamper: bool = False, **record: object) -> dict:
+    """verify.js's verdict on the audit record of ``table``'s log (``record``: its fields
+    changed)."""
     events = [event_to_json(e) for e in table.log]
     if tamper:  # the last reshuffle's stock with its first two cards swapped
         data = next(e["data"] for e in reversed(events) if e["type"] == "stock_reshuffled")
@@ -30,7 +32,10 @@ def verdict(table: Table, tamper: bool = False) -> dict:
     audit = {
         "seed": SEED.hex(),
         "seed_commitment": commitment_of(SEED),
+        "version": len(events),
+        "chain_faults": [],
         "events": [{"seq": i, **e} for i, e in enumerate(events, 1)],
+        **record,
     }
     done = subprocess.run(
         ["node", "--input-type=module", "-e", SCRIPT],
@@ -64,4 +69,25 @@ def test_the_client_verifies_a_match_begun_before_reshuffles_named_their_pile():
     legacy = dict(event_payload(start_match(RULES, ["human", "com", "com"], SEED)[0]))
     del legacy["reshuffle"]
     table = played(Table(event_from_payload("match_started", 1, legacy)))
+    assert verdict(table)["ok"] is True
+
+
+def test_a_record_whose_chain_is_broken_or_that_is_not_the_whole_log_is_no_proof():
+    """Deals that the seed gives prove nothing of a log the service finds broken, or of part
+    of one (a deal left out, a reshuffle left out): every such record fails, saying why."""
+    table = played(Table())
+    length = len(table.log)
+    fault = "event #3: its hash is not the chain's"
+    broken = verdict(table, chain_faults=[fault])
+    assert broken["ok"] is False
+    assert broken["mismatch"] == f"the log's hash chain is broken ({fault})"
+    short = verdict(table, version=length + 2)
+    assert short["ok"] is False
+    holds = f"the record holds {length} events, the match's log {length + 2} events"
+    assert short["mismatch"] == holds
+    # the events of the whole log in number, not in sequence: one missing, one twice
+    events = [event_to_json(e) for e in table.log]
+    numbered = [{"seq": i, **e} for i, e in enumerate(events, 1)]
+    gap = verdict(table, events=[*numbered[:3], numbered[4], *numbered[4:]])
+    assert gap["ok"] is False and gap["mismatch"] == "event 4 of the record is numbered 5"
     assert verdict(table)["ok"] is True

@@ -1,0 +1,383 @@
+// The web client against a fake API, in headless Chromium: the page's own files (web/,
+// with the service's Content-Security-Policy) and an API answered by this script
+// (context.route), so that what a live service does only now and then (a turn timed out
+// while a choice is open, a token revoked between two moves, a slow read overtaken) happens
+// at once, every time. Each scenario runs in a context of its own and reports what it saw:
+//
+//   plainHttp      the page at http://cards.test (no secure context: no crypto.randomUUID)
+//                  sends a move, with a v4 UUID as its Idempotency-Key; a move whose answer
+//                  is unreadable leaves the table drawn again, not busy, and says so;
+//   staleChoice    "Discard and turn up a card…" and a hint, then the server deals the next
+//                  hole (the page sent nothing): both are gone; during the opening flips a
+//                  hint stays while another seat flips;
+//   loggedOut*     a 401 on a move, a hint, a past version: the token is forgotten and the
+//                  log-in form shown, as for any other 401;
+//   historyRace    a slow past version answered after "Back to live", or after a later
+//                  pick: not shown;
+//   lobbyPages     25 matches of yours and 22 open ones, 20 a page: "More…" adds the rest;
+//   golfSeen       a Golf card seen before an undo is named in its label;
+//   heartsSeen     Hearts cards seen before an undo, back in a COM's hand, are shown;
+//   skipLink       "Skip to the game" focuses the page's content, the table left in place.
+//
+//   node tests/web/client_faults.mjs <content security policy> [<screenshot dir>]
+//
+// Prints, last, a summary line {"done": true, "scenarios": {name: {..., error}}}.
+import { readFileSync } from "node:fs";
+import { launch, newPage, say } from "./harness.mjs";
+
+const [policy] = process.argv.slice(2);
+if (!policy) throw new Error("usage: client_faults.mjs <content security policy> [<screenshot dir>]");
+const WEB = new URL("../../web/", import.meta.url);
+// localhost is a secure context even over plain HTTP; any other host is not
+const LOCAL = "http://localhost:8000";
+const PLAIN = "http://cards.test:8000";
+const ID = "11111111-2222-4333-8444-555555555555";
+const TOKEN = "a-token";
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// --- the fake API's answers ----------------------------------------------------------------
+
+const json = (status, body) => ({ status, contentType: status >= 400 ? "application/problem+json" : "application/json", body: JSON.stringify(body) });
+const problem = (status, code, title, detail) => json(status, { type: "about:blank", title, status, detail, code });
+const unauthorized = () => problem(401, "authentication_failed", "Authentication failed", "Invalid token.");
+
+function golfView(version, over = {}) {
+  return {
+    game: "golf", seat: 0, version, phase: "place", hole: 1, holes: 2, rows: 2, cols: 3, dealer: 1,
+    players: ["human", "com"], seats_to_act: [0],
+    grids: [["QH", null, null, null, "6D", null], ["4C", "KS", null, null, null, null]],
+    seen: [], flips_left: [0, 0], stock_size: 32, stock_seen: [], discard: ["JD"], discard_top: "JD",
+    drawn: { seat: 0, source: "stock", card: "KD" }, drawn_seen: false, turns_in_hole: 3, max_turns: 240,
+    final_turns: null, end_reason: null, face_up_totals: [16, 4], totals: [0, 0], hole_scores: [],
+    hole_finishers: [], last_hole_grids: [], winners: [], undo_available: false,
+    legal_actions: [{ type: "swap", position: 0 }, { type: "swap", position: 1 }, { type: "discard", flip: 1 }, { type: "discard", flip: 2 }],
+    ...over,
+  };
+}
+
+/** A new hole's opening flips: every grid face down, every seat to turn up two cards. */
+function golfFlips(version, over = {}) {
+  const down = [null, null, null, null, null, null];
+  return golfView(version, {
+    phase: "flips", hole: 2, drawn: null, flips_left: [2, 2], seats_to_act: [0, 1], grids: [down, down], face_up_totals: [0, 0],
+    legal_actions: down.map((_, position) => ({ type: "reveal", position })),
+    ...over,
+  });
+}
+
+function heartsView(version, over = {}) {
+  const hand = ["5C", "9C", "JC", "3D", "8D", "KD", "2S", "7S", "QS", "4H", "TH", "AH"];
+  return {
+    game: "hearts", seat: 0, version, phase: "playing", deal: 1, deals: 16, dealer: 0,
+    players: ["human", "com", "com", "com"], seats_to_act: [1], direction: "left",
+    hand, hands: [hand, null, null, null], hand_sizes: [12, 12, 12, 12], removed: [], pass: null,
+    passes_chosen: [], leader: 1, to_act: 1, trick: [], tricks: [], taken: [0, 0, 0, 0], jack: null,
+    hearts_broken: false, totals: [0, 0, 0, 0], deal_scores: [], last_deal: null, target_score: 100,
+    winners: [], legal_actions: [], undo_available: false, seen: [],
+    ...over,
+  };
+}
+
+function detail(view) {
+  const seat = (index) => (view.players[index] === "com"
+    ? { index, kind: "com", username: null, com_level: "easy", to_act: false }
+    : { index, kind: "human", username: "alice", com_level: null, to_act: true });
+  return {
+    id: ID, game: view.game, preset: view.game === "golf" ? "six-card" : "hearts", status: "active", version: view.version,
+    round: 1, rounds: 2, totals: view.totals, seats: view.players.map((_, i) => seat(i)), your_seat: 0, your_turn: true,
+    practice: false, created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z", rules: {}, hints_enabled: true,
+    turn_timeout: null, round_pause_seconds: null, local: false, seed_commitment: "00", seed: null, winners: [], view,
+  };
+}
+
+function summary(i, over = {}) {
+  return {
+    id: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`, game: "golf", preset: "six-card", status: "finished",
+    version: 5, round: 1, rounds: 1, totals: [0, 0],
+    seats: [{ index: 0, kind: "human", username: "alice", com_level: null, to_act: false }, { index: 1, kind: "com", username: null, com_level: "easy", to_act: false }],
+    your_seat: 0, your_turn: false, practice: false, created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z",
+    ...over,
+  };
+}
+
+/** One page of `all`, as the API pages a list: 20 a page, `next` while there are more. */
+function pageOf(all, query) {
+  const number = Number(query.get("page") ?? 1);
+  const size = Number(query.get("page_size") ?? 20);
+  const next = number * size < all.length ? `${LOCAL}/api/matches?page=${number + 1}` : null;
+  return json(200, { count: all.length, next, previous: null, results: all.slice((number - 1) * size, number * size) });
+}
+
+/**
+ * A match the fake API serves: its views by version, and events released one by one to
+ * the stream (held open meanwhile, as a stream with nothing new is).
+ */
+function fakeMatch(views) {
+  const match = { views: new Map(views.map((v) => [v.version, v])), events: [], wake: () => {} };
+  match.release = (event) => {
+    match.events.push(event);
+    match.wake();
+  };
+  match.stream = async (after) => {
+    let ready = match.events.filter((e) => e.seq > after);
+    if (!ready.length) {
+      await Promise.race([sleep(1500), new Promise((resolve) => (match.wake = resolve))]);
+      ready = match.events.filter((e) => e.seq > after);
+    }
+    const body = ready.map((e) => `${JSON.stringify(e)}\n`).join("") || "\n";
+    return { status: 200, contentType: "application/x-ndjson", body };
+  };
+  // the match now: its first view, or the last event released since
+  const now = () => match.views.get(Math.max(views[0].version, ...match.events.map((e) => e.seq)));
+  match.answer = async (method, path, query) => {
+    if (path === "/me") return json(200, { id: 1, username: "alice", email: "", is_staff: false });
+    if (path === `/matches/${ID}`) return json(200, detail(now()));
+    const state = new RegExp(`^/matches/${ID}/states/(\\d+)$`).exec(path);
+    if (state && match.views.has(Number(state[1]))) return json(200, match.views.get(Number(state[1])));
+    if (path === `/matches/${ID}/stream`) return match.stream(Number(query.get("after")));
+    return problem(404, "not_found", "Not found", `${method} ${path} is not faked here`);
+  };
+  return match;
+}
+
+const event = (seq, type, seat, data) => ({ seq, type, schema_version: 1, actor: seat === null ? "timer:0" : `seat:${seat}`, seat, created_at: "2026-01-01T00:00:00Z", data });
+
+// --- the page ------------------------------------------------------------------------------
+
+const browser = await launch();
+/** The console errors of the scenario's pages (a request answered 4xx aside: on purpose). */
+let pageErrors = [];
+const EXPECTED = /the server responded with a status of 4\d\d/;
+
+/**
+ * A page of the web client at `origin`, its API answered by `answer(method, path, query,
+ * request)` (null: the match's own answers), logged in and showing `hash`.
+ */
+async function open(answer, { origin = LOCAL, hash = `#/match/${ID}` } = {}) {
+  const { page, consoleErrors } = await newPage(browser);
+  page.setDefaultTimeout(10_000);
+  pageErrors.push(consoleErrors);
+  const requests = [];
+  await page.context().route(`${origin}/**`, async (route) => {
+    const request = route.request();
+    const url = new URL(request.url());
+    let response;
+    if (url.pathname === "/") {
+      response = { status: 200, contentType: "text/html; charset=utf-8", headers: { "Content-Security-Policy": policy }, body: readFileSync(new URL("index.html", WEB)) };
+    } else if (url.pathname.startsWith("/static/web/")) {
+      const name = url.pathname.slice("/static/web/".length);
+      const type = name.endsWith(".js") ? "text/javascript" : name.endsWith(".css") ? "text/css" : "image/svg+xml";
+      response = { status: 200, contentType: type, body: readFileSync(new URL(name, WEB)) };
+    } else if (url.pathname.startsWith("/api/")) {
+      const path = url.pathname.slice("/api".length);
+      requests.push({ method: request.method(), path, query: url.search, headers: request.headers() });
+      response = await answer(request.method(), path, url.searchParams, request);
+    } else response = { status: 404, body: "" };
+    await route.fulfill(response).catch(() => {}); // (the page may be gone meanwhile)
+  });
+  await page.goto(`${origin}/`);
+  await page.evaluate((token) => localStorage.setItem("card-games-token", token), TOKEN);
+  await page.evaluate((to) => (location.hash = to), hash);
+  return { page, requests, consoleErrors };
+}
+
+/** What a table says of itself, and the page around it. */
+async function tableState(page) {
+  return page.evaluate(() => {
+    const table = document.querySelector(".game-table");
+    const errors = document.getElementById("errors");
+    return {
+      version: table ? Number(table.getAttribute("data-version")) : null,
+      phase: table?.getAttribute("data-phase") ?? null,
+      busy: table?.getAttribute("data-busy") ?? null,
+      history: table?.getAttribute("data-history") ?? null,
+      prompt: table?.querySelector(".prompt")?.textContent ?? null,
+      hint: table?.querySelector(".hint")?.textContent ?? null,
+      hinted: table ? table.querySelectorAll(".hinted").length : 0,
+      clickable: table ? table.querySelectorAll(".seat.mine button").length : 0,
+      toolbar: table ? [...table.querySelectorAll(".actions button")].map((b) => b.textContent) : [],
+      message: errors && !errors.hidden ? (errors.querySelector("p")?.textContent ?? "") : null,
+      token: localStorage.getItem("card-games-token"),
+      loginForm: document.querySelectorAll("form.login").length,
+    };
+  });
+}
+
+const atVersion = (page, version) => page.locator(`.game-table[data-version="${version}"][data-busy="false"]`).waitFor({ timeout: 10_000 });
+
+// --- the scenarios -------------------------------------------------------------------------
+
+const scenarios = {};
+
+scenarios.plainHttp = async () => {
+  const match = fakeMatch([golfView(10), golfView(11, { phase: "draw", drawn: null, legal_actions: [{ type: "draw" }] })]);
+  let unreadable = false;
+  const { page, requests } = await open(async (method, path, query) => {
+    if (method === "POST" && path === `/matches/${ID}/actions`) {
+      // the second move's answer cannot be read (a proxy's page, say): the table fails in the page
+      if (unreadable) return { status: 200, contentType: "application/json", body: "<html>not JSON</html>" };
+      unreadable = true;
+      return json(200, { version: 11, events: [event(11, "card_swapped", 0, { card: "KD", position: 0, replaced: "QH" })], view: match.views.get(11) });
+    }
+    return match.answer(method, path, query);
+  }, { origin: PLAIN });
+  const context = await page.evaluate(() => ({ secure: window.isSecureContext, randomUUID: typeof crypto.randomUUID }));
+  await atVersion(page, 10);
+  await page.locator('.seat.mine button[data-position="0"]').click();
+  await atVersion(page, 11);
+  const moved = await tableState(page);
+  await page.locator(".pile.stock").click();
+  await page.locator("#errors:not([hidden])").waitFor({ timeout: 5_000 });
+  const failed = await tableState(page);
+  const posts = requests.filter((r) => r.method === "POST");
+  return { context, keys: posts.map((r) => r.headers["idempotency-key"]), moved, failed, stockOffered: await page.locator("button.pile.stock").count() };
+};
+
+scenarios.staleChoice = async () => {
+  const match = fakeMatch([golfView(10), golfFlips(11), golfFlips(12, { grids: [Array(6).fill(null), ["9S", null, null, null, null, null]], flips_left: [2, 1] })]);
+  const { page } = await open(async (method, path, query) => {
+    if (path === `/matches/${ID}/hint`) {
+      const flips = match.events.length > 0;
+      return json(200, flips ? { action: { type: "reveal", position: 3 }, reason: "Turn up card 4." } : { action: { type: "discard", flip: 1 }, reason: "Discard the king, turning up card 2." });
+    }
+    return match.answer(method, path, query);
+  });
+  await atVersion(page, 10);
+  await page.getByRole("button", { name: "Hint" }).click();
+  await page.locator(".hint").waitFor();
+  await page.getByRole("button", { name: "Discard and turn up a card…" }).click();
+  const choosing = await tableState(page);
+  // the turn timer moves on, and the next hole is dealt: nothing this page sent
+  match.release(event(11, "hole_dealt", null, { hole: 2 }));
+  await atVersion(page, 11);
+  const dealt = await tableState(page);
+  // in the opening flips every seat acts at once: the other seat's flip leaves the hint
+  await page.getByRole("button", { name: "Hint" }).click();
+  await page.locator(".hint").waitFor();
+  match.release(event(12, "card_revealed", 1, { seat: 1, position: 0, card: "9S" }));
+  await atVersion(page, 12);
+  return { choosing, dealt, otherFlipped: await tableState(page) };
+};
+
+/** A 401 on one request the player makes (`kind`): what the page does then. */
+async function loggedOut(kind) {
+  const match = fakeMatch([golfView(10)]);
+  const refuse = { move: `/matches/${ID}/actions`, hint: `/matches/${ID}/hint`, history: `/matches/${ID}/states/5` }[kind];
+  const { page, requests } = await open(async (method, path, query) => (path === refuse ? unauthorized() : match.answer(method, path, query)));
+  await atVersion(page, 10);
+  if (kind === "move") await page.locator('.seat.mine button[data-position="0"]').click();
+  else if (kind === "hint") await page.getByRole("button", { name: "Hint" }).click();
+  else await page.locator("#history").fill("5");
+  await page.locator("form.login").waitFor({ timeout: 5_000 });
+  const state = await tableState(page);
+  return { ...state, refused: requests.filter((r) => r.path === refuse).length };
+}
+scenarios.loggedOutMove = () => loggedOut("move");
+scenarios.loggedOutHint = () => loggedOut("hint");
+scenarios.loggedOutHistory = () => loggedOut("history");
+
+scenarios.historyRace = async () => {
+  const match = fakeMatch([golfView(10)]);
+  const { page } = await open(async (method, path, query) => {
+    const state = new RegExp(`^/matches/${ID}/states/(\\d+)$`).exec(path);
+    if (state && Number(state[1]) < 10) {
+      if (Number(state[1]) === 2) await sleep(700); // a slow read
+      return json(200, golfView(Number(state[1]), { legal_actions: [], turns_in_hole: Number(state[1]) }));
+    }
+    return match.answer(method, path, query);
+  });
+  await atVersion(page, 10);
+  const slider = page.locator("#history");
+  // a slow past version, then "Back to live" before it comes
+  await slider.fill("9");
+  await page.locator('.game-table[data-history="true"][data-version="9"]').waitFor();
+  await slider.fill("2");
+  await page.getByRole("button", { name: "Back to live" }).click();
+  await sleep(1000);
+  const afterLive = await tableState(page);
+  // a slow past version overtaken by a later pick
+  await slider.fill("2");
+  await slider.fill("7");
+  await page.locator('.game-table[data-history="true"][data-version="7"]').waitFor();
+  await sleep(1000);
+  return { afterLive, overtaken: await tableState(page) };
+};
+
+scenarios.lobbyPages = async () => {
+  // your 25 matches, newest first: the oldest, on page 2, is waiting for your move
+  const mine = Array.from({ length: 25 }, (_, i) => summary(i, i === 24 ? { status: "active", your_turn: true } : {}));
+  const waiting = Array.from({ length: 22 }, (_, i) =>
+    summary(100 + i, { status: "waiting", your_seat: null, seats: [{ index: 0, kind: "human", username: `bob${i}`, com_level: null, to_act: false }, { index: 1, kind: "open", username: null, com_level: null, to_act: false }] }),
+  );
+  const games = [{ name: "golf", title: "Golf", description: "Golf.", round_name: "hole", seats: { min: 2, max: 6 }, presets: [{ name: "six-card", seats: { min: 2, max: 6 }, rules: { grid: "2x3", jokers: false, opening_flips: "simultaneous", final_turns: "one_each" } }], default_preset: "six-card", default_seats: { "six-card": [{}, {}] }, com_levels: ["easy"], default_com_level: "easy" }];
+  const { page, requests } = await open(async (method, path, query) => {
+    if (path === "/me") return json(200, { id: 1, username: "alice", email: "", is_staff: false });
+    if (path === "/games") return json(200, games);
+    if (path === "/matches") return pageOf(query.get("mine") === "true" ? mine : waiting, query);
+    return problem(404, "not_found", "Not found", path);
+  }, { hash: "#/" });
+  const lists = () => page.evaluate(() => ({
+    mine: document.querySelectorAll(".my-matches li").length,
+    yourTurn: [...document.querySelectorAll(".my-matches li")].filter((li) => li.textContent.includes("your turn")).length,
+    open: document.querySelectorAll(".open-matches li").length,
+    more: [...document.querySelectorAll("button.more")].filter((b) => b.checkVisibility()).map((b) => b.getAttribute("aria-label")),
+  }));
+  await page.locator(".my-matches li").first().waitFor();
+  const first = await lists();
+  await page.getByRole("button", { name: "More of your matches" }).click();
+  await page.locator(".my-matches li").nth(24).waitFor();
+  const focused = await page.evaluate(() => document.activeElement?.closest("li")?.textContent ?? null);
+  await page.getByRole("button", { name: "More open matches" }).click();
+  await page.locator(".open-matches li").nth(21).waitFor();
+  const pages = requests.filter((r) => r.path === "/matches").map((r) => r.query);
+  return { first, after: await lists(), focused, pages };
+};
+
+scenarios.golfSeen = async () => {
+  const match = fakeMatch([golfView(10, { seen: [{ seat: 0, position: 1, card: "9H" }] })]);
+  const { page } = await open(match.answer);
+  await atVersion(page, 10);
+  const cell = page.locator('.seat.mine [data-position="1"]');
+  return { label: await cell.getAttribute("aria-label"), text: await cell.innerText(), tag: await cell.evaluate((n) => n.tagName) };
+};
+
+scenarios.skipLink = async () => {
+  const match = fakeMatch([golfView(10)]);
+  const { page } = await open(match.answer);
+  await atVersion(page, 10);
+  await page.locator("a.skip").focus();
+  await page.keyboard.press("Enter");
+  await sleep(300);
+  return {
+    hash: await page.evaluate(() => location.hash),
+    table: await page.locator(".game-table").count(),
+    focused: await page.evaluate(() => document.activeElement?.id ?? null),
+  };
+};
+
+scenarios.heartsSeen = async () => {
+  const match = fakeMatch([heartsView(20, { seen: [{ seat: 1, card: "9H" }, { seat: 1, card: "2D" }] })]);
+  const { page } = await open(match.answer);
+  await atVersion(page, 20);
+  return { texts: await page.locator(".opponent .seen-cards").allTextContents(), seats: await page.locator(".opponent:has(.seen-cards)").evaluateAll((nodes) => nodes.map((n) => n.getAttribute("data-seat"))) };
+};
+
+const result = { done: false, scenarios: {} };
+try {
+  for (const [name, scenario] of Object.entries(scenarios)) {
+    const started = Date.now();
+    pageErrors = [];
+    try {
+      result.scenarios[name] = { ...(await scenario()), error: null };
+    } catch (error) {
+      result.scenarios[name] = { error: String(error?.stack ?? error) };
+    }
+    result.scenarios[name].ms = Date.now() - started;
+    result.scenarios[name].consoleErrors = pageErrors.flat().filter((e) => !EXPECTED.test(e));
+    for (const context of browser.contexts()) await context.close();
+  }
+  result.done = true;
+} finally {
+  await browser.close();
+  say(result);
+}

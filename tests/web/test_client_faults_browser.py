@@ -1,0 +1,115 @@
+"""The web client against a fake API, in headless Chromium (tests/web/client_faults.mjs):
+what a live service does only now and then (a page on plain HTTP, the server moving on
+while a choice is open, a token revoked between two clicks, a slow read overtaken, more
+matches than a page) made to happen every time, in a few seconds, with no server. The
+page's files are web/'s, served with the service's Content-Security-Policy."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from config.web import WEB_CLIENT_POLICY
+from tests.web.test_golf_browser import play
+
+UUID4 = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
+LOGGED_OUT = "Authentication failed: Invalid token.\nPlease log in again."
+
+
+@pytest.fixture(scope="module")
+def scenarios() -> dict:
+    summary, seconds = play("client_faults.mjs", WEB_CLIENT_POLICY)
+    print(f"browser against a fake API: {seconds:.1f} s")
+    return summary["scenarios"]
+
+
+def seen_in(scenarios: dict, name: str) -> dict:
+    """What the page did in one scenario (which ran to its end, the console clean)."""
+    seen = scenarios[name]
+    assert seen["error"] is None, seen["error"]
+    assert seen["consoleErrors"] == [], seen["consoleErrors"]
+    return seen
+
+
+def test_a_move_goes_from_a_page_on_plain_http_and_a_failure_is_shown(scenarios):
+    seen = seen_in(scenarios, "plainHttp")
+    # no secure context (http at a host other than localhost): no crypto.randomUUID
+    assert seen["context"] == {"secure": False, "randomUUID": "undefined"}
+    # yet each move went, with a random v4 UUID of its own as its Idempotency-Key
+    first, second = seen["keys"]
+    assert UUID4.match(first) and UUID4.match(second) and first != second, seen["keys"]
+    assert seen["moved"]["version"] == 11 and seen["moved"]["busy"] == "false"
+    # a move that failed in the page (its answer unreadable): drawn again, said, offered again
+    failed = seen["failed"]
+    assert failed["version"] == 11 and failed["busy"] == "false", failed
+    assert failed["message"].startswith("This page failed: "), failed
+    assert seen["stockOffered"] == 1
+
+
+def test_a_choice_and_a_hint_go_when_the_server_moves_on(scenarios):
+    seen = seen_in(scenarios, "staleChoice")
+    choosing = seen["choosing"]
+    assert choosing["prompt"] == "Choose a face-down card of yours to turn up."
+    assert choosing["hint"] and "Cancel" in choosing["toolbar"]
+    # the next hole dealt, not by this page: its flips asked for, no choice or hint left
+    dealt = seen["dealt"]
+    assert dealt["phase"] == "flips" and dealt["clickable"] == 6, dealt
+    assert dealt["prompt"].startswith("Turn up 2 more of your cards"), dealt
+    assert dealt["hint"] is None and dealt["hinted"] == 0 and "Cancel" not in dealt["toolbar"]
+    # while every seat flips at once, another seat's flip leaves the hint standing
+    flipped = seen["otherFlipped"]
+    assert flipped["version"] == 12 and flipped["hint"] == "Hint: Turn up card 4."
+    assert flipped["hinted"] == 1
+
+
+@pytest.mark.parametrize("request_made", ["Move", "Hint", "History"])
+def test_a_401_on_a_players_request_logs_out(scenarios, request_made):
+    seen = seen_in(scenarios, f"loggedOut{request_made}")
+    assert seen["refused"] == 1
+    assert seen["token"] is None and seen["loginForm"] == 1, seen
+    assert seen["message"] == LOGGED_OUT, seen
+
+
+def test_a_past_version_read_too_late_is_not_shown(scenarios):
+    seen = seen_in(scenarios, "historyRace")
+    # answered after "Back to live": the table stays live, its moves offered
+    live = seen["afterLive"]
+    assert live["history"] == "false" and live["version"] == 10 and live["clickable"] == 2
+    # answered after a later pick: the later one stays
+    overtaken = seen["overtaken"]
+    assert overtaken["history"] == "true" and overtaken["version"] == 7, overtaken
+
+
+def test_the_lobby_reaches_matches_past_its_first_page(scenarios):
+    seen = seen_in(scenarios, "lobbyPages")
+    assert seen["first"] == {
+        "mine": 20,
+        "yourTurn": 0,
+        "open": 20,
+        "more": ["More of your matches", "More open matches"],
+    }
+    # the match waiting for your move, on page 2, is reached; "More" goes at the end
+    assert seen["after"] == {"mine": 25, "yourTurn": 1, "open": 22, "more": []}
+    assert seen["pages"][2:] == [
+        "?mine=true&page_size=20&page=2",
+        "?joinable=true&page_size=20&page=2",
+    ]
+    assert seen["focused"] and seen["focused"].startswith("golf · six-card")  # the first added
+
+
+def test_a_card_seen_before_an_undo_is_named(scenarios):
+    # Golf: a button's label is its whole name, so the card seen is in it, as on the card
+    golf = seen_in(scenarios, "golfSeen")
+    assert golf["label"] == "your card 2, face down (seen before an undo: 9 of hearts)"
+    assert golf["text"] == "(9 of hearts)" and golf["tag"] == "BUTTON"
+    # Hearts: the cards seen, back in a COM's hand among its backs, said under that hand
+    hearts = seen_in(scenarios, "heartsSeen")
+    assert hearts["texts"] == ["Seen before an undo: the 9 of hearts, the 2 of diamonds."]
+    assert hearts["seats"] == ["1"]
+
+
+def test_the_skip_link_focuses_the_game_and_leaves_the_table_where_it_is(scenarios):
+    seen = seen_in(scenarios, "skipLink")
+    assert seen["hash"] == "#/match/11111111-2222-4333-8444-555555555555", seen
+    assert seen["table"] == 1 and seen["focused"] == "main", seen
