@@ -101,8 +101,9 @@ def account_matches(user: User) -> list[Match]:
 
 
 def recent_actions(user: User, matches: list[Match]) -> list[tuple[Match, MatchEvent]]:
-    """The account's last events (actor ``user:<id>``, or ``user:<id>:<seat>`` in a local
-    match) in ``matches``, newest first: one query bounded by those matches' logs."""
+    """The account's last events (actor ``user:<id>:<seat>``, or ``user:<id>`` for a match's
+    creation and in older logs) in ``matches``, newest first: one query bounded by those
+    matches' logs."""
     actor = f"user:{user.pk}"
     rows = (
         MatchEvent.objects.filter(match__in=[m.pk for m in matches])

@@ -348,7 +348,10 @@ class EventSerializer(serializers.Serializer):
     type = serializers.CharField()
     schema_version = serializers.IntegerField(help_text="the version of this type's payload")
     actor = serializers.CharField(
-        help_text="who caused it: user:<id>, com:<level>:<seat>, timer:<seat>, system, staff:<id>"
+        help_text=(
+            "who caused it: user:<id>:<seat> (user:<id> for a match's creation, and in older "
+            "logs), com:<level>:<seat>, timer:<seat>, system, staff:<id>"
+        )
     )
     seat = serializers.IntegerField(
         allow_null=True,

@@ -768,9 +768,12 @@ class ActionView(TokenCheckingMixin, APIView):
         seat = selectors.seat_index_for(match, request.user)
         if result.state is None or result.rows is None:  # an idempotent repeat
             match = selectors.get_match(match_id)
-            state = load_state(match) if match.version == result.version else None
-            view = selectors.view_json(match, state or state_at(match, result.version), seat)
-            events = selectors.events_between(match, request.user, result.first_seq, result.version)
+            then = load_state(match) if match.version == result.version else None
+            then = then or state_at(match, result.version)
+            # the seat the first answer was for: in a local match the one to act then
+            seat = match.seat_of_user(request.user.pk, game_of(match).seats_to_act(then))
+            view = selectors.view_json(match, then, seat)
+            events = selectors.events_between(match, seat, result.first_seq, result.version)
         else:
             game = game_of(match)
             view = selectors.view_json(match, result.state, seat)

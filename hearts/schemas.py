@@ -267,7 +267,7 @@ EXAMPLES: dict[str, Any] = {
                 "seq": 15,
                 "type": "card_played",
                 "schema_version": 1,
-                "actor": "user:2",
+                "actor": "user:2:0",
                 "seat": 0,
                 "created_at": "2026-11-30T03:51:07.120077+00:00",
                 "data": {"seat": 0, "card": "8D"},

@@ -9,6 +9,7 @@ id later without a redesign.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 
 from django.conf import settings
 from django.db import models
@@ -119,14 +120,16 @@ class Match(models.Model):
     def ended(self) -> bool:
         return self.status in ENDED_STATUSES
 
-    def seat_of_user(self, user_id: object) -> int | None:
+    def seat_of_user(self, user_id: object, to_act: Sequence[int] | None = None) -> int | None:
         """The seat index of the user with ``user_id``, from the seats read model. In a
         local match the user holds every human seat and plays the one whose turn it is
-        (the first of them to act, else the first of them)."""
+        (the first of them to act, else the first of them): to act now, or in ``to_act``
+        (the seats to act at an earlier version)."""
         if user_id is None or user_id not in self.seat_users:
             return None
         mine = [i for i, uid in enumerate(self.seat_users) if uid == user_id]
-        return next((i for i in mine if i in self.seats_to_act), mine[0])
+        to_act = self.seats_to_act if to_act is None else to_act
+        return next((i for i in mine if i in to_act), mine[0])
 
 
 class SeatKind(models.TextChoices):

@@ -149,10 +149,8 @@ def all_events_of_seat(
         after = events[-1]["seq"]
 
 
-def events_between(
-    match: Match, user: AbstractBaseUser | None, first: int, last: int
-) -> list[dict[str, Any]]:
-    seat, game = seat_index_for(match, user), game_of(match)
+def events_between(match: Match, seat: int | None, first: int, last: int) -> list[dict[str, Any]]:
+    game = game_of(match)
     rows = load_events(match, after=first - 1, upto=last)
     return [event_json(row, game, seat, match.ended, match) for row in rows]
 

@@ -505,7 +505,8 @@ def match_join(*, match_id: object, user: AbstractBaseUser, seat: int | None = N
         match.status = MatchStatus.ACTIVE
     game, state = game_of(match), load_state(match)
     if game.players(state)[chosen.index] == OPEN:
-        _commit_events(match, state, game.join(state, chosen.index), actor=f"user:{user.pk}")
+        events = game.join(state, chosen.index)
+        _commit_events(match, state, events, actor=f"user:{user.pk}:{chosen.index}")
     elif match.status == MatchStatus.ACTIVE:  # a log from before seat_taken: no event
         match.turn_started_at = timezone.now()
         followup = _followup(match, state)
@@ -691,7 +692,9 @@ def _decided(
     state = load_state(match)
     events = game.decide(state, seat, action)
     first_seq = match.version + 1
-    rows = append_events(match, events, actor=f"user:{user.pk}")
+    # the seat is recorded with the account: in a local match the account holds several,
+    # and a seat handed to a COM later is no longer the account's to look up
+    rows = append_events(match, events, actor=f"user:{user.pk}:{seat}")
     new_state = game.replay(events, state)
     idempotency = None
     if idempotency_key is not None:

@@ -15,7 +15,7 @@ from accounts.moderation import account_suspend
 from accounts.tokens import remembered, revoked_by_suspension
 from matches import errors
 from matches.models import Match, MatchEvent, MatchStatus, Seat, SeatKind
-from matches.selectors import match_view
+from matches.selectors import all_events_of_seat, match_view
 from matches.services import match_act, match_create, match_join, seat_to_com
 
 pytestmark = pytest.mark.django_db
@@ -93,6 +93,14 @@ def test_a_seat_handed_to_a_com_plays_on_to_the_end(
     assert duel.status == MatchStatus.FINISHED
     actors = set(MatchEvent.objects.filter(match=duel, seq__gt=3).values_list("actor", flat=True))
     assert f"user:{bob.pk}" not in actors and "com:normal:1" in actors
+
+
+def test_a_players_moves_still_name_their_seat_once_it_is_handed_to_a_com(duel, bob, operator):
+    match_act(match_id=duel.id, user=bob, action={"type": "reveal", "position": 0})
+    seat_to_com(match_id=duel.id, seat=1, by=operator)
+    duel.refresh_from_db()
+    flip = next(e for e in all_events_of_seat(duel, None) if e["type"] == "card_revealed")
+    assert flip["actor"].startswith(f"user:{bob.pk}") and flip["seat"] == 1
 
 
 def test_handing_a_seat_is_for_staff_and_for_players_seats(duel, alice, operator):

@@ -201,3 +201,21 @@ def test_a_lost_database_is_a_503_to_retry(alice, duel, monkeypatch):
     response = act(alice, duel, headers={"Idempotency-Key": "k-1"}, type="reveal", position=0)
     body = assert_problem(response, 503, "service_unavailable")
     assert response["Retry-After"] == "2" and "closed" not in body["detail"]
+
+
+def test_a_repeat_in_a_local_match_is_the_first_answer_and_moves_name_their_seat(alice):
+    """One account holds both seats of a local match, and acts for the one to act: a
+    repeat answers as the first answer did (for the seat that moved then, not the one to
+    act now), and each move names the seat that made it."""
+    seats = [{"type": "me"}, {"type": "me"}]
+    created = alice.post("/api/matches", {"local": True, "holes": 1, "seats": seats}, format="json")
+    match_id = created.json()["id"]
+    headers = {"Idempotency-Key": "flip-1"}
+    first = act(alice, match_id, headers=headers, type="reveal", position=0)
+    assert first.json()["view"]["seat"] == 0 and first.json()["events"][0]["seat"] == 0
+    act(alice, match_id, type="reveal", position=1)  # seat 0's last flip: seat 1's turn now
+    again = act(alice, match_id, headers=headers, type="reveal", position=0)
+    assert again["Idempotent-Replayed"] == "true" and again.json() == first.json()
+    events = alice.get(f"/api/matches/{match_id}/events").json()["events"]
+    flips = [e for e in events if e["type"] == "card_revealed"]
+    assert [e["seat"] for e in flips] == [e["data"]["seat"] for e in flips] == [0, 0]

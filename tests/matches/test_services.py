@@ -97,8 +97,8 @@ def test_join_fills_open_seats_then_activates(alice, bob, carol):
     assert match.version == 4 and match.seats_to_act == [0, 1, 2]
     joins = [(e.type, e.payload, e.actor) for e in load_events(match)[2:]]
     assert joins == [
-        ("seat_taken", {"seat": 1}, f"user:{bob.pk}"),
-        ("seat_taken", {"seat": 2}, f"user:{carol.pk}"),
+        ("seat_taken", {"seat": 1}, f"user:{bob.pk}:1"),
+        ("seat_taken", {"seat": 2}, f"user:{carol.pk}:2"),
     ]
     dave = alice.__class__.objects.create_user("dave")
     with pytest.raises(errors.NoOpenSeat):
