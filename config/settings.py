@@ -325,11 +325,20 @@ MAX_TURNS_PER_HOLE = env_int("MAX_TURNS_PER_HOLE", 1000)
 MAX_EVENTS_PER_MATCH = env_int("MAX_EVENTS_PER_MATCH", 100_000)
 # the sweeper re-enqueues COM turns of active matches left waiting longer than this
 COM_STALL_SECONDS = env_int("COM_STALL_SECONDS", 30)
+# A lobby nobody has joined (or left as it was) for this long is aborted: lobbies are
+# listed to everyone, and would otherwise pile up for good (docs/security.md).
+LOBBY_EXPIRY_HOURS = env_int("LOBBY_EXPIRY_HOURS", 7 * 24)
 CELERY_BEAT_SCHEDULE = {
     "sweep-stalled-matches": {
         "task": "matches.tasks.sweep_stalled",
         "schedule": float(env_int("SWEEP_INTERVAL_SECONDS", 5)),
         # a sweep still queued when the next is due is dropped, not run in a pile after it
         "options": {"expires": float(env_int("SWEEP_INTERVAL_SECONDS", 5))},
-    }
+    },
+    "expire-stale-lobbies": {
+        "task": "matches.tasks.expire_stale_lobbies",
+        "schedule": 600.0,
+        # (no one waits on it: it keeps off the queue of the turns people wait for)
+        "options": {"expires": 600.0, "queue": BACKGROUND_QUEUE},
+    },
 }

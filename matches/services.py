@@ -835,6 +835,21 @@ def may_abort(match: Match, user: AbstractBaseUser) -> bool:
     return match.created_by_id == user.pk and (waiting or not others)
 
 
+LOBBY_EXPIRED = "expired: no one joined in time"
+
+
+@transaction.atomic
+def lobby_expire(*, match_id: object, idle: timedelta) -> bool:
+    """Abort a match still waiting for players that nothing has changed for ``idle`` (no
+    one joined): whether it was. Checked again under the lock: a join just now keeps it."""
+    match = _lock(match_id)
+    if match.status != MatchStatus.WAITING or match.updated_at > timezone.now() - idle:
+        return False
+    state = load_state(match)
+    _commit_events(match, state, game_of(match).abort(state, LOBBY_EXPIRED), actor="system")
+    return True
+
+
 @transaction.atomic
 def match_abort(*, match_id: object, user: AbstractBaseUser, reason: str = "") -> Match:
     """Stop a match (staff, or its creator while it waits for players or no one else has

@@ -201,3 +201,24 @@ def turn_timer(match_id: str, expected_version: int) -> int:
 def sweep_stalled() -> int:
     """Periodic (Celery beat): publish overdue follow-ups, re-enqueue stalled work."""
     return len(sweep())
+
+
+def expire_lobbies(limit: int = 500) -> list[str]:
+    """Abort the lobbies (matches waiting for players) idle for ``LOBBY_EXPIRY_HOURS``,
+    the longest idle first, at most ``limit`` at a time: their ids."""
+    idle = timedelta(hours=settings.LOBBY_EXPIRY_HOURS)
+    stale = (
+        Match.objects.filter(status=MatchStatus.WAITING, updated_at__lt=timezone.now() - idle)
+        .order_by("updated_at")
+        .values_list("id", flat=True)[:limit]
+    )
+    expired = [str(i) for i in stale if services.lobby_expire(match_id=i, idle=idle)]
+    if expired:
+        logger.info("expired %d lobbies nobody joined in %s", len(expired), idle)
+    return expired
+
+
+@shared_task(**{**TASK_OPTIONS, "acks_late": False})
+def expire_stale_lobbies() -> int:
+    """Periodic (Celery beat): abort the lobbies nobody joined in time."""
+    return len(expire_lobbies())

@@ -316,3 +316,37 @@ def test_the_sweeper_sends_a_stuck_match_s_work_once_per_stall_not_every_beat(al
     assert FollowUp.objects.get(match=match).attempts == 1
     sweep(older_than=0)
     assert len(sent) == 5  # the COM's turn and the timer, sent again at once
+
+
+def test_lobbies_nobody_joined_in_time_expire(alice, bob, settings):
+    """A lobby is listed to everyone: one left waiting for LOBBY_EXPIRY_HOURS is aborted
+    (by the system, its seed revealed as any abort's), a lobby with a recent join is not,
+    nor a match under way however old."""
+    from django.conf import settings as live
+
+    from matches.tasks import expire_lobbies
+
+    entry = live.CELERY_BEAT_SCHEDULE["expire-stale-lobbies"]
+    assert entry["task"] == "matches.tasks.expire_stale_lobbies"
+    assert entry["options"]["queue"] == live.BACKGROUND_QUEUE
+    settings.LOBBY_EXPIRY_HOURS = 24
+    seats = [{"type": "me"}, {"type": "open"}, {"type": "open"}]
+    idle = match_create(creator=alice, preset="nine-card", seats=seats)
+    joined = match_create(creator=alice, preset="nine-card", seats=seats)
+    playing = match_create(creator=alice, seats=[{"type": "me"}, {"type": "open"}])
+    long_ago = timezone.now() - timedelta(hours=25)
+    Match.objects.filter(pk__in=[idle.pk, joined.pk, playing.pk]).update(updated_at=long_ago)
+    match_join(match_id=joined.id, user=bob)  # a join now: the lobby is alive
+    match_join(match_id=playing.id, user=bob)
+    Match.objects.filter(pk=playing.pk).update(updated_at=long_ago)
+    assert expire_lobbies() == [str(idle.id)]
+    idle.refresh_from_db()
+    assert idle.status == "aborted"
+    last = events_of(idle)[-1]
+    assert last.type == "match_aborted" and last.actor == "system"
+    assert last.payload["reason"] == "expired: no one joined in time"
+    assert {m.status for m in Match.objects.filter(pk__in=[joined.pk, playing.pk])} == {
+        "waiting",
+        "active",
+    }
+    assert expire_lobbies() == []  # (once)
