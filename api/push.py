@@ -309,8 +309,10 @@ class PushRouter:
             logger.warning("database unavailable while pushing: %s", type(exc).__name__)
             if not started:
                 await _problem(send, headers, UNAVAILABLE, UNAVAILABLE_RETRY_SECONDS)
-            else:  # the answer ends here, whole: the client asks again from where it got to
+            elif note["kind"] == "stream":  # it ends here: the client resumes where it got to
                 await send({"type": "http.response.body", "body": b""})
+            # an export begun is left unfinished (the connection is cut, with no last chunk):
+            # a part of the log must not read as the whole of it
 
     async def _answer(self, note: dict[str, Any], headers: list[Any], send: Any) -> None:
         if note["kind"] == "events":

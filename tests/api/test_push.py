@@ -492,3 +492,30 @@ def test_a_long_poll_asked_for_as_html_is_answered_as_json(app, users, duel, mon
     reply, page = run(body)
     assert reply.status == 200 and reply.headers["content-type"] == "application/json"
     assert [e["seq"] for e in page["events"]] == [version + 1]
+
+
+def test_an_export_cut_by_a_lost_database_does_not_end_as_if_whole(app, users, duel, monkeypatch):
+    """Its first page sent, the database goes: the answer is left unfinished (no last
+    chunk), so that no client takes the part it got for the whole log."""
+    from django.db import OperationalError
+
+    match_id, tokens = duel
+    real = push.export_chunks
+
+    def cut(note: dict[str, Any]):
+        pages = real(note)
+        yield next(pages)
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(push, "export_chunks", cut)
+
+    async def body() -> tuple[Reply, bytes, bool]:
+        reply = await get(app, f"/api/matches/{match_id}/export", tokens["bob"])
+        first = await asyncio.wait_for(reply.chunks.get(), 10)
+        assert reply.task is not None
+        await asyncio.wait_for(reply.task, 10)  # the application is done with it
+        return reply, first, reply.chunks.empty()
+
+    reply, first, nothing_more = run(body)
+    assert reply.status == 200 and first.startswith(b'{"seq":1')
+    assert nothing_more  # no last chunk: the end of a whole answer never came
