@@ -109,6 +109,10 @@ DATABASES = {
         _database_url, conn_max_age=0 if _pool_max else 60, conn_health_checks=not _pool_max
     )
 }
+# The password may also come on its own (any characters: in the URL, "/", "+" or "#" would
+# have to be percent-encoded; docker-compose.yml passes POSTGRES_PASSWORD so).
+if _database_password := env_str("DATABASE_PASSWORD"):
+    DATABASES["default"]["PASSWORD"] = _database_password
 DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = env_int("DB_CONNECT_TIMEOUT", 5)
 if _pool_max:
     DATABASES["default"]["OPTIONS"]["pool"] = {

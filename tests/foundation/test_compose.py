@@ -49,6 +49,23 @@ def test_commands_start_the_right_processes(compose):
     assert services["web"]["ports"] == ["8000:8000"]
 
 
+def test_the_stack_runs_behind_a_tls_proxy_and_its_secrets_stay_out_of_the_image(compose):
+    env = compose["x-app"]["environment"]
+    # the settings a proxy in front needs reach the containers (.env alone does not)
+    for name in ("BEHIND_TLS_PROXY", "NUM_PROXIES", "CSRF_TRUSTED_ORIGINS", "SECURE_SSL_REDIRECT"):
+        assert env[name].startswith(f"${{{name}:-"), name
+    # web's health check asks for 127.0.0.1 whatever host names are set
+    assert env["ALLOWED_HOSTS"].endswith(",127.0.0.1")
+    assert compose["services"]["web"]["healthcheck"]["test"][-1].count("127.0.0.1:8000")
+    # any password: it goes on its own, not into a URL
+    assert "POSTGRES_PASSWORD" not in env["DATABASE_URL"]
+    assert env["DATABASE_PASSWORD"].startswith("${POSTGRES_PASSWORD:?")
+    # the database is ready when it answers over TCP, as migrate connects
+    assert "-h 127.0.0.1" in compose["services"]["db"]["healthcheck"]["test"][-1]
+    ignored = (ROOT / ".dockerignore").read_text().split()
+    assert ".env" in ignored and ".env.*" in ignored
+
+
 def test_dockerfile_installs_the_locked_requirements():
     dockerfile = (ROOT / "Dockerfile").read_text()
     assert "--require-hashes -r requirements.lock" in dockerfile

@@ -95,6 +95,13 @@ def test_the_older_unkeyed_matches_are_match_ids():
     assert "EVENT_CHAIN_UNKEYED_MATCHES must be match ids (UUIDs)" in result.stderr
 
 
+def test_the_database_password_may_come_on_its_own():
+    env = {**PRODUCTION, "DATABASE_PASSWORD": "a/b+c=#d"}
+    result = load_settings(env, "settings.DATABASES['default']['PASSWORD']")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "a/b+c=#d"
+
+
 HSTS_OF = (
     "[__import__('django.test', fromlist=['Client']).Client(HTTP_HOST='golf.example')"
     ".get('/', headers={'X-Forwarded-Proto': proto}).headers.get('Strict-Transport-Security')"
