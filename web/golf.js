@@ -10,6 +10,15 @@ import { Table, el, plural, seenText } from "./table.js";
 /** @typedef {import("./api.js").GolfAction} GolfAction */
 /** @typedef {import("./api.js").GameEvent} GameEvent */
 
+/**
+ * The cards on top of the stock this seat saw before an undo (the view's `stock_seen`, top
+ * first: undo never un-sees), in words: "the 9 of hearts next, then the 2 of clubs".
+ * @param {string[]} cards
+ */
+export function stockSeenText(cards) {
+  return cards.map((card, i) => `the ${cardName(card)}${i === 0 ? " next" : ""}`).join(", then ");
+}
+
 /** @extends {Table<GolfAction, GolfView>} */
 export class GolfTable extends Table {
   /** @param {ConstructorParameters<typeof Table>} args */
@@ -208,7 +217,9 @@ export class GolfTable extends Table {
   middle(view, legal) {
     const middle = el("section", { class: "middle", "aria-label": "Stock and discard pile" });
     const draw = legal.find((a) => a.type === "draw");
-    const stockLabel = `stock, ${view.stock_size} card${view.stock_size === 1 ? "" : "s"}${draw ? ": draw a card" : ""}`;
+    // the cards seen on top of it before an undo are named in its label, as a card seen is on a grid
+    const seen = view.stock_seen.length ? stockSeenText(view.stock_seen) : "";
+    const stockLabel = `stock, ${plural(view.stock_size, "card")}${seen ? ` (seen before an undo: ${seen})` : ""}${draw ? ": draw a card" : ""}`;
     const stockAttrs = { class: `pile stock${draw && this.isHinted(draw) ? " hinted" : ""}`, "aria-label": stockLabel, "data-stock-size": String(view.stock_size) };
     const stock = draw
       ? el("button", { ...stockAttrs, type: "button", "data-action": "draw", "data-focus-key": "stock" }, [cardFace(null)])
@@ -224,8 +235,10 @@ export class GolfTable extends Table {
       : el("div", { ...discardAttrs, role: "img" }, top ? [cardFace(top)] : []);
     if (take) discard.addEventListener("click", () => void this.send(take));
 
+    const stockCaption = el("figcaption", {}, [`Stock (${view.stock_size})`]);
+    if (seen) stockCaption.append(el("span", { class: "seen-cards stock-seen", "data-seen": view.stock_seen.join(" ") }, [`Seen before an undo: ${seen}.`]));
     middle.append(
-      el("figure", {}, [stock, el("figcaption", {}, [`Stock (${view.stock_size})`])]),
+      el("figure", {}, [stock, stockCaption]),
       el("figure", {}, [discard, el("figcaption", {}, ["Discard"])]),
     );
     if (view.drawn) {

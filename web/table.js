@@ -2,7 +2,8 @@
 // What every table shares: following a match (reading its event stream and showing each
 // version one by one, reconnecting after a loss), sending a legal action and showing the
 // answer, hints, seat names, the move log, the scores table, and keeping the keyboard's
-// focus across updates. A game's table (golf.js, hearts.js, ninety_nine.js) draws its view.
+// focus, and the live regions (the prompt, the move log), on the page across updates. A
+// game's table (golf.js, hearts.js, ninety_nine.js) draws its view.
 
 import * as api from "./api.js";
 import { cardFace, cardName } from "./cards.js";
@@ -127,8 +128,17 @@ export class Table {
     this.busy = false;
     /** whether the version shown is one in passing, later ones having arrived (no moves offered) */
     this.passing = false;
-    /** @type {string[]} */
+    /** @type {string[]} the move log's lines, the last 8 */
     this.log = [];
+    // The prompt (what to do next) and the move log are live regions, made once per table
+    // and kept on the page across updates (see place), their text changed in place: most
+    // screen readers announce a change in a live region only if it was on the page before.
+    this.promptNode = el("p", { class: "prompt", "aria-live": "polite", id: "prompt", tabindex: "-1" });
+    this.logList = el("ol", { "aria-live": "polite" });
+    this.logNode = el("section", { class: "move-log", "aria-label": "Last moves" }, [el("h3", {}, ["Last moves"]), this.logList]);
+    /** @type {Map<Node, HTMLElement>} the stand-ins, in the table being drawn, for the nodes
+     * kept on the page (keep): place() puts each kept node where its stand-in is */
+    this.slots = new Map();
     /** @type {A | null} */
     this.hinted = null;
     this.hintText = "";
@@ -447,11 +457,14 @@ export class Table {
     return info.username ?? `seat ${seat + 1}`;
   }
 
-  /** @param {GameEvent} event */
+  /** Adds the event's line to the move log (its list changed in place: the line alone is
+   * announced). @param {GameEvent} event */
   record(event) {
     const line = this.describe(event);
     if (!line) return;
     this.log = [...this.log, line].slice(-8);
+    this.logList.append(el("li", {}, [line]));
+    while (this.logList.children.length > this.log.length) this.logList.firstElementChild?.remove();
   }
 
   /** @returns {A[]} */
@@ -675,18 +688,29 @@ export class Table {
     return table;
   }
 
-  /** The prompt (what to do now) and the hint's reason. @param {string} text */
+  /** The prompt (what to do now), its text changed in place (the same live region), and
+   * the hint's reason. @param {string} text */
   promptNodes(text) {
-    const nodes = [el("p", { class: "prompt", "aria-live": "polite", id: "prompt", tabindex: "-1" }, [text])];
+    if (this.promptNode.textContent !== text) this.promptNode.textContent = text;
+    const nodes = [this.keep(this.promptNode)];
     if (this.hintText) nodes.push(el("p", { class: "hint", role: "status" }, [`Hint: ${this.hintText}`]));
     return nodes;
   }
 
+  /** The move log (the same live region, its lines added by record). */
   moveLog() {
-    return el("section", { class: "move-log", "aria-label": "Last moves" }, [
-      el("h3", {}, ["Last moves"]),
-      el("ol", { "aria-live": "polite" }, this.log.map((line) => el("li", {}, [line]))),
-    ]);
+    return this.keep(this.logNode);
+  }
+
+  /**
+   * A stand-in for `node`, one of the table's live regions, in the table being drawn:
+   * place() puts `node` there, without taking it off the page.
+   * @param {HTMLElement} node
+   */
+  keep(node) {
+    const slot = el("span", { hidden: "" });
+    this.slots.set(slot, node);
+    return slot;
   }
 
   /** A toolbar of buttons for moves. */
@@ -756,13 +780,21 @@ export class Table {
   /**
    * Puts the new table on the page, keeping the keyboard where it was: on the same
    * control, or, when that one is gone (a card just played), on the first move offered.
+   * The live regions (kept nodes, see keep) stay on the page: the table on the page is
+   * made into the new one around them (graft), the rest of it replaced.
    * @param {HTMLElement} table @param {string} firstMove a selector of the moves offered
    */
   place(table, firstMove) {
     const active = document.activeElement;
     const hadFocus = active instanceof HTMLElement && this.root.contains(active);
     const key = hadFocus ? active.dataset.focusKey : undefined;
-    this.root.replaceChildren(table);
+    const current = this.root.firstElementChild;
+    if (current instanceof HTMLElement && this.root.childNodes.length === 1 && current.tagName === table.tagName) this.graft(current, table);
+    else {
+      this.fillSlots(table);
+      this.root.replaceChildren(table);
+    }
+    this.slots.clear();
     if (hadFocus) {
       const target =
         (key ? this.root.querySelector(`[data-focus-key="${CSS.escape(key)}"]`) : null) ??
@@ -770,5 +802,45 @@ export class Table {
         this.root.querySelector(".prompt");
       if (target instanceof HTMLElement) target.focus();
     }
+  }
+
+  /**
+   * Makes `current` (on the page) into `fresh` (just drawn) without taking a kept node off
+   * the page: `current` takes fresh's attributes and children, except that a stand-in
+   * gives way to its kept node, and a child holding stand-ins is grafted in turn onto the
+   * child of `current` (of its tag) holding their kept nodes, which stays.
+   * @param {Element} current @param {Element} fresh
+   */
+  graft(current, fresh) {
+    for (const name of current.getAttributeNames()) if (!fresh.hasAttribute(name)) current.removeAttribute(name);
+    for (const name of fresh.getAttributeNames()) {
+      const value = fresh.getAttribute(name) ?? "";
+      if (current.getAttribute(name) !== value) current.setAttribute(name, value);
+    }
+    const children = [...fresh.childNodes].map((child) => {
+      const kept = this.slots.get(child);
+      if (kept) return kept;
+      if (!(child instanceof Element)) return child;
+      const held = [...this.slots].filter(([slot]) => child.contains(slot)).map(([, node]) => node);
+      if (!held.length) return child;
+      const same = [...current.children].find((c) => c.tagName === child.tagName && held.some((node) => c.contains(node)));
+      if (same) {
+        this.graft(same, child);
+        return same;
+      }
+      this.fillSlots(child);
+      return child;
+    });
+    // the children that stay keep their order, so the others go in around them
+    for (const node of [...current.childNodes]) if (!children.includes(node)) node.remove();
+    children.forEach((node, i) => {
+      if (current.childNodes[i] !== node) current.insertBefore(node, current.childNodes[i] ?? null);
+    });
+  }
+
+  /** Puts the kept nodes in place of their stand-ins in `node` (not on the page yet).
+   * @param {Element} node */
+  fillSlots(node) {
+    for (const [slot, kept] of this.slots) if (slot instanceof Element && node.contains(slot)) slot.replaceWith(kept);
   }
 }

@@ -16,6 +16,11 @@
 //                  pick: not shown;
 //   lobbyPages     25 matches of yours and 22 open ones, 20 a page: "More…" adds the rest;
 //   golfSeen       a Golf card seen before an undo is named in its label;
+//   golfStockSeen  the cards on top of the Golf stock seen before an undo (`stock_seen`) are
+//                  shown under the stock and named in its label;
+//   liveRegions    after a move of this page's, then another seat's (from the stream), the
+//                  prompt and the move log are the same elements, never off the page, their
+//                  text new (a live region newly put on the page is not announced);
 //   heartsSeen     Hearts cards seen before an undo, back in a COM's hand, are shown;
 //   skipLink       "Skip to the game" focuses the page's content, the table left in place.
 //
@@ -339,6 +344,62 @@ scenarios.golfSeen = async () => {
   await atVersion(page, 10);
   const cell = page.locator('.seat.mine [data-position="1"]');
   return { label: await cell.getAttribute("aria-label"), text: await cell.innerText(), tag: await cell.evaluate((n) => n.tagName) };
+};
+
+scenarios.golfStockSeen = async () => {
+  const draw = { phase: "draw", drawn: null, stock_seen: ["9H", "2C"], legal_actions: [{ type: "draw" }, { type: "take_discard" }] };
+  const match = fakeMatch([golfView(10, draw)]);
+  const { page } = await open(match.answer);
+  await atVersion(page, 10);
+  const stock = page.locator(".middle .pile.stock");
+  return {
+    label: await stock.getAttribute("aria-label"),
+    tag: await stock.evaluate((n) => n.tagName),
+    text: await page.locator(".middle figure:has(.pile.stock)").innerText(),
+    byLabel: await page.getByRole("button", { name: "seen before an undo: the 9 of hearts next" }).count(),
+  };
+};
+
+scenarios.liveRegions = async () => {
+  const mine = golfView(11, { phase: "draw", drawn: null, seats_to_act: [1], grids: [["KD", null, null, null, "6D", null], ["4C", "KS", null, null, null, null]], discard: ["JD", "QH"], discard_top: "QH", legal_actions: [] });
+  const theirs = golfView(12, { phase: "draw", drawn: null, seats_to_act: [0], grids: mine.grids, discard: ["JD", "QH"], discard_top: "QH", legal_actions: [{ type: "draw" }, { type: "take_discard" }] });
+  const match = fakeMatch([golfView(10), mine, theirs]);
+  const { page } = await open(async (method, path, query) => {
+    if (method === "POST" && path === `/matches/${ID}/actions`) {
+      return json(200, { version: 11, events: [event(11, "card_swapped", 0, { card: "KD", position: 0, replaced: "QH" })], view: mine });
+    }
+    return match.answer(method, path, query);
+  });
+  await atVersion(page, 10);
+  // the live regions marked, and every node taken off the page noted from now on
+  await page.evaluate(() => {
+    document.querySelector(".game-table .prompt").marked = true;
+    document.querySelector(".game-table .move-log ol").marked = true;
+    window.removed = [];
+    new MutationObserver((records) => records.forEach((r) => window.removed.push(...r.removedNodes))).observe(document.body, { childList: true, subtree: true });
+  });
+  const regions = () => page.evaluate(() => {
+    const prompt = document.querySelector(".game-table .prompt");
+    const log = document.querySelector(".game-table .move-log ol");
+    // a node is taken off the page when it, or a node holding it, is removed
+    const left = (node) => window.removed.some((r) => r === node || r.contains(node));
+    return {
+      version: Number(document.querySelector(".game-table").getAttribute("data-version")),
+      samePrompt: prompt?.marked === true,
+      sameLog: log?.marked === true,
+      left: [...(left(prompt) ? ["prompt"] : []), ...(left(log) ? ["log"] : [])],
+      prompt: prompt?.textContent ?? null,
+      log: [...(log?.children ?? [])].map((li) => li.textContent),
+    };
+  });
+  const start = await regions();
+  await page.locator('.seat.mine button[data-position="0"]').click();
+  await atVersion(page, 11);
+  const moved = await regions();
+  // COM 1's turn, from the stream
+  match.release(event(12, "card_swapped", 1, { card: "9S", position: 2, replaced: "2D" }));
+  await atVersion(page, 12);
+  return { start, moved, otherMoved: await regions() };
 };
 
 scenarios.skipLink = async () => {

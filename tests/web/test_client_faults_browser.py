@@ -109,6 +109,50 @@ def test_a_card_seen_before_an_undo_is_named(scenarios):
     assert hearts["seats"] == ["1"]
 
 
+def test_the_cards_seen_on_top_of_the_golf_stock_are_shown_and_named(scenarios):
+    seen = seen_in(scenarios, "golfStockSeen")
+    # the stock's button names them, top first, as a card seen is named on a grid
+    assert seen["label"] == (
+        "stock, 32 cards (seen before an undo: the 9 of hearts next, then the 2 of clubs)"
+        ": draw a card"
+    )
+    assert seen["tag"] == "BUTTON" and seen["byLabel"] == 1
+    # and they are shown under it
+    assert seen["text"].splitlines() == [
+        "Stock (32)",
+        "Seen before an undo: the 9 of hearts next, then the 2 of clubs.",
+    ]
+
+
+def test_the_prompt_and_the_move_log_stay_on_the_page_their_text_changed(scenarios):
+    seen = seen_in(scenarios, "liveRegions")
+    start, moved, other = seen["start"], seen["moved"], seen["otherMoved"]
+    assert start["samePrompt"] and start["sameLog"] and start["log"] == []
+    assert start["prompt"].startswith("You hold the king of diamonds: ")
+    swapped = "You put the king of diamonds at card 1 and discarded the queen of hearts."
+    # this page's move: the same live regions, never off the page, their text new
+    assert moved == {
+        "version": 11,
+        "samePrompt": True,
+        "sameLog": True,
+        "left": [],
+        "prompt": "Waiting for COM 1 (easy)…",
+        "log": [swapped],
+    }
+    # another seat's move, from the stream: the same again
+    assert other == {
+        "version": 12,
+        "samePrompt": True,
+        "sameLog": True,
+        "left": [],
+        "prompt": "Your turn: draw from the stock, or take the top card of the discard pile.",
+        "log": [
+            swapped,
+            "COM 1 (easy) put the 9 of spades at card 3 and discarded the 2 of diamonds.",
+        ],
+    }
+
+
 def test_the_skip_link_focuses_the_game_and_leaves_the_table_where_it_is(scenarios):
     seen = seen_in(scenarios, "skipLink")
     assert seen["hash"] == "#/match/11111111-2222-4333-8444-555555555555", seen
