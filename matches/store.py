@@ -487,6 +487,20 @@ def take_snapshot(match: Match, state: State) -> None:
     match.snapshot_version = match.version
 
 
+#: A chain anyone can recompute, on a match that was given a key: whoever could write to
+#: the database emptied ``chain_key_id`` to chain a rewritten log with the public hash.
+UNKEYED_FAULT = (
+    "an unkeyed chain on a match not listed as older than keyed chains "
+    "(EVENT_CHAIN_UNKEYED_MATCHES): its key was taken off"
+)
+
+
+def unkeyed_allowed(match: Match) -> bool:
+    """Whether ``match`` is one of those created before keyed chains (a setting, outside the
+    database), whose chain may be unkeyed."""
+    return str(match.id) in settings.EVENT_CHAIN_UNKEYED_MATCHES
+
+
 def verify_chain(
     match: Match, rows: Iterable[MatchEvent], *, after: MatchEvent | None = None, whole: bool = True
 ) -> list[str]:
@@ -496,6 +510,7 @@ def verify_chain(
     ``rows`` may be one page of the log: the events after ``after`` (the row they follow,
     ``None`` for the start), checked from its hash; the head is checked only when the page
     ends the log (``whole``: the rows run to the match's version)."""
+    faults = []
     if after is not None:
         previous, expected_seq = after.hash, after.seq + 1
     else:
@@ -503,7 +518,8 @@ def verify_chain(
             previous, expected_seq = chain_start(match), 1
         except UnknownChainKey as exc:
             return [f"cannot check the chain: {exc}"]
-    faults = []
+        if not match.chain_key_id and not unkeyed_allowed(match):
+            faults.append(UNKEYED_FAULT)
     for row in rows:
         if row.seq != expected_seq:
             faults.append(f"sequence gap: expected #{expected_seq}, found #{row.seq}")

@@ -12,11 +12,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.conf import settings
-
 from cards.protocol import OPEN
 from matches.models import Match, MatchStatus, SeatKind
-from matches.store import game_of, load_events, to_event, verify_chain
+from matches.store import game_of, load_events, to_event, unkeyed_allowed, verify_chain
 
 logger = logging.getLogger(__name__)
 
@@ -74,14 +72,9 @@ def verify_match(match: Match) -> Report:
     rows = load_events(match)
     report.events = len(rows)
     report.faults.extend(verify_chain(match, rows))
-    if not match.chain_key_id and str(match.id) in settings.EVENT_CHAIN_UNKEYED_MATCHES:
+    if not match.chain_key_id and unkeyed_allowed(match):
         report.notes.append(
             "an unkeyed chain (from before keyed chains): it shows accidents, not forgery"
-        )
-    elif not match.chain_key_id:  # a chain anyone can recompute, on a match given a key
-        report.faults.append(
-            "an unkeyed chain on a match not listed as older than keyed chains "
-            "(EVENT_CHAIN_UNKEYED_MATCHES): its key was taken off"
         )
     if not rows:
         report.faults.append("no events")

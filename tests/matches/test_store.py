@@ -289,9 +289,15 @@ def test_a_key_taken_off_a_match_is_a_fault(finished, settings):
     code, out = verify(str(finished.id))
     assert code == 1 and "hash mismatch" not in out  # the chain, as such, holds
     assert "an unkeyed chain on a match not listed as older than keyed chains" in out
+    from matches.selectors import audit_record
+
+    finished.refresh_from_db()
+    faults = audit_record(finished)["chain_faults"]  # the audit API (and the web's check) too
+    assert any("its key was taken off" in fault for fault in faults)
     settings.EVENT_CHAIN_UNKEYED_MATCHES = frozenset({str(finished.id)})
     code, out = verify(str(finished.id))
     assert code == 0 and "note: an unkeyed chain" in out  # what an older match's chain shows
+    assert audit_record(finished)["chain_faults"] == []
 
 
 @pytest.mark.django_db
