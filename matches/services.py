@@ -463,7 +463,11 @@ def _lock_account(user: AbstractBaseUser) -> None:
     """Lock the account's row for the rest of the transaction, and refuse an account
     suspended since its request was let in: a suspension locks the same row, so it comes
     wholly before (refused here) or wholly after (and finds the new match or seat)."""
-    locked = type(user).objects.select_for_update().filter(pk=user.pk).first()
+    # FOR NO KEY UPDATE: it waits for a suspension (FOR UPDATE) but not for the key-share
+    # locks a write takes on the account's row (its idempotency record's foreign key)
+    # under another match's lock, which would deadlock with this one's order (account,
+    # then match)
+    locked = type(user).objects.select_for_update(no_key=True).filter(pk=user.pk).first()
     if locked is None:
         raise errors.PermissionDenied("this account no longer exists")
     if getattr(locked, "suspended_at", None) is not None:

@@ -268,3 +268,45 @@ def test_a_com_draws_from_a_source_only_the_server_can_compute(settings):
     assert com_rng(match_id, 7, 2).random() != draws[0]
     settings.SECRET_KEY = "another-" + settings.SECRET_KEY
     assert com_rng(match_id, 7, 1).random() != draws[0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_join_waiting_on_a_match_a_write_holds_does_not_deadlock_with_it(alice, bob, duel):
+    """A join locks the account's row, then the match's. A write holding the match's lock
+    (a move) takes a key-share lock on the account's row as it inserts the move's
+    idempotency record: the join's lock must not refuse it, or each waits on the other."""
+    import threading
+    import time
+
+    from django.db import connections, transaction
+
+    from matches.models import IdempotencyRecord
+
+    holding, joined = threading.Event(), []
+
+    def move_under_the_match_lock() -> None:
+        with transaction.atomic():
+            Match.objects.select_for_update().get(pk=duel.pk)
+            holding.set()
+            time.sleep(0.5)  # the join takes the account's row and waits for the match's
+            IdempotencyRecord.objects.create(
+                match=duel, user=bob, key="k", request_hash="h", first_seq=9, version=9
+            )
+        connections.close_all()
+
+    def join() -> None:
+        holding.wait(5)
+        try:
+            match_join(match_id=duel.id, user=bob)
+        except Exception as exc:  # (a deadlock would be a DatabaseError here)
+            joined.append(type(exc).__name__)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=move_under_the_match_lock), threading.Thread(target=join)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(20)
+    assert joined == ["AlreadySeated"]  # bob sits here already: refused, after the move
+    assert IdempotencyRecord.objects.filter(match=duel, key="k").exists()
