@@ -362,10 +362,12 @@ function gameList(games) {
 
 /** @param {number} turn the route that shows it */
 async function lobbyPage(turn) {
+  // newest first: an order no move changes, so "More" neither skips nor repeats a match
+  // that moved on since the first page (by latest activity it would go to that page)
   /** @type {api.MatchListQuery} */
-  const mineQuery = { mine: true, page_size: PAGE_SIZE };
+  const mineQuery = { mine: true, order: "created", page_size: PAGE_SIZE };
   /** @type {api.MatchListQuery} */
-  const waitingQuery = { joinable: true, page_size: PAGE_SIZE };
+  const waitingQuery = { joinable: true, order: "created", page_size: PAGE_SIZE };
   const [user, games, mine, waiting] = await Promise.all([api.me(), api.games(), api.matches(mineQuery), api.matches(waitingQuery)]);
   if (turn !== routed) return; // another page was asked for meanwhile
   showAccount(user);

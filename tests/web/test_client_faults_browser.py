@@ -91,9 +91,11 @@ def test_the_lobby_reaches_matches_past_its_first_page(scenarios):
     }
     # the match waiting for your move, on page 2, is reached; "More" goes at the end
     assert seen["after"] == {"mine": 25, "yourTurn": 1, "open": 22, "more": []}
+    # newest first: an order no move changes, so a match that moves is neither skipped
+    # nor repeated by "More"
     assert seen["pages"][2:] == [
-        "?mine=true&page_size=20&page=2",
-        "?joinable=true&page_size=20&page=2",
+        "?mine=true&order=created&page_size=20&page=2",
+        "?joinable=true&order=created&page_size=20&page=2",
     ]
     assert seen["focused"] and seen["focused"].startswith("golf · six-card")  # the first added
 
