@@ -20,7 +20,7 @@ from rest_framework.authtoken.models import Token
 from accounts.models import RunningMatches, Suspension, User
 from accounts.tokens import remembered, token_digest
 from matches import errors as match_errors
-from matches.models import ENDED_STATUSES, Seat
+from matches.models import ENDED_STATUSES, Match, Seat
 from matches.services import match_abort, seat_to_com
 
 ABORT_REASON = "aborted by staff"  # in the match log, which players read: never the reason
@@ -50,14 +50,21 @@ def may_suspend(operator: Any, user: User) -> str | None:
 
 
 def running_seats(user: User) -> dict[str, list[int]]:
-    """The account's seats in matches that have not ended: match id -> seat indexes."""
+    """The account's matches that have not ended: match id -> its seat indexes there (none
+    in a match it made to watch, COMs only or others' seats)."""
     seats = (
         Seat.objects.filter(user=user)
         .exclude(match__status__in=ENDED_STATUSES)
         .order_by("match_id", "index")
         .values_list("match_id", "index")
     )
-    found: dict[str, list[int]] = {}
+    made = (
+        Match.objects.filter(created_by=user)
+        .exclude(status__in=ENDED_STATUSES)
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
+    found: dict[str, list[int]] = {str(match_id): [] for match_id in made}
     for match_id, index in seats:
         found.setdefault(str(match_id), []).append(index)
     return found
@@ -97,6 +104,8 @@ def account_suspend(*, user: User, by: User, reason: str, running: str) -> Suspe
     user.suspended_at = now
     result = SuspendResult(suspension, len(keys))
     for match_id, seats in running_seats(locked).items():
+        if not seats and running != RunningMatches.ABORT:
+            continue  # made to watch: no seat of the account's to hand over; it plays on
         try:
             if running == RunningMatches.ABORT:
                 match_abort(match_id=match_id, user=by, reason=ABORT_REASON)

@@ -242,6 +242,18 @@ def test_a_join_or_a_new_match_let_in_before_a_suspension_is_refused_after_it(
     assert not Match.objects.filter(created_by=bob).exists()
 
 
+def test_aborting_a_suspended_accounts_matches_takes_those_it_made_to_watch_too(
+    bob, moderator, django_capture_on_commit_callbacks
+):
+    coms = [{"type": "com", "level": "easy"}, {"type": "com", "level": "easy"}]
+    with django_capture_on_commit_callbacks(execute=False):  # (the COMs wait)
+        watched = match_create(creator=bob, spectate=True, seats=coms)
+    result = account_suspend(user=bob, by=moderator, reason="cheating", running="abort")
+    assert result.handled == [str(watched.id)]
+    watched.refresh_from_db()
+    assert watched.status == MatchStatus.ABORTED
+
+
 def test_a_token_a_suspended_account_still_holds_is_refused(bob, moderator):
     account_suspend(user=bob, by=moderator, reason="spam", running="abort")
     token = Token.objects.create(user=bob)  # (say, made by a log-in racing the suspension)
