@@ -126,9 +126,10 @@ Param = IntParam | ChoiceParam
 
 class QueryChecked:
     """A view whose reads take only the query parameters it declares in ``query`` (and
-    ``format``, which picks the answer's format), each once, and whose writes take none:
-    any other is a 400 naming it, so that a typo (``afer=5``) is not read as the default
-    without a word, nor a read's parameter on a write (``POST ...?mine=true``) ignored."""
+    ``format``, which picks the answer's format), each once, and whose writes (creating a
+    match) take none: any other is a 400 naming it, so that a typo (``afer=5``) is not read
+    as the default without a word, nor a read's parameter on a write (``POST
+    /api/matches?mine=true``) ignored."""
 
     query: tuple[Param, ...] = ()
 
@@ -437,8 +438,8 @@ class MatchPagination(PageNumberPagination):
         return PAGE.read(request)
 
 
-MINE = ChoiceParam("mine", ("true", "false"), "only matches you sit in (no open lobbies)")
-ALL = ChoiceParam("all", ("true", "false"), "every match (staff only)")
+MINE = ChoiceParam("mine", ("true", "false"), "only matches you sit in or made (no open lobbies)")
+ALL = ChoiceParam("all", ("true", "false"), "every match (staff only; not with mine)")
 STATUS = ChoiceParam("status", tuple(MatchStatus.values))
 PRESET = ChoiceParam(
     "preset", lambda: tuple(sorted({p for g in all_games() for p in g.info.presets}))
@@ -805,7 +806,8 @@ class HintView(QueryChecked, APIView):
         summary="A suggested move for your seat",
         description=(
             "The `hard` COM's move for your seat, with its reason. The same version always "
-            "gives the same hint; hints have their own throttle (`THROTTLE_HINTS`)."
+            "gives the same hint; hints have their own throttle (`THROTTLE_HINTS`), and an "
+            "account's are worked out one at a time (`429 hint_in_progress` meanwhile)."
         ),
         responses={200: s.HintSerializer, **problems(401, 403, 404, 409, 429)},
         examples=[OpenApiExample("Hint", value=DOCS_EXAMPLES.get("hint"), response_only=True)],

@@ -165,6 +165,7 @@ SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 365 * 24 * 3600 if BEHIND_T
 # Plain HTTP is redirected to HTTPS by the proxy, where health checks may still use HTTP;
 # set this to have the service redirect too.
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=False)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]  # the probes ask over plain HTTP
 # How many proxies of ours stand in front of the service: the client's address is read
 # from X-Forwarded-For that many hops from the right. 0: the header is ignored (a client
 # could write anything in it) and the address is the connection's.

@@ -150,3 +150,13 @@ def test_each_test_process_has_a_broker_database_of_its_own():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "redis://127.0.0.1:6390/12"
+
+
+def test_with_the_redirect_to_https_the_probes_still_answer_over_http():
+    statuses = (
+        "[__import__('django.test', fromlist=['Client']).Client(HTTP_HOST='golf.example')"
+        ".get(path).status_code for path in ('/healthz', '/')]"
+    )
+    result = load_settings({**PRODUCTION, "SECURE_SSL_REDIRECT": "1"}, statuses)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[200, 301]"  # the health check, then the page
