@@ -9,7 +9,12 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 
-from api.problems import DatabaseUnavailable, plain_problem
+from api.problems import (
+    UNAVAILABLE_DETAIL,
+    UNAVAILABLE_RETRY_SECONDS,
+    DatabaseUnavailable,
+    plain_problem,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -67,12 +72,9 @@ class ProblemMiddleware:
         if isinstance(exception, DatabaseUnavailable):
             logger.warning("database unavailable: %s", type(exception).__name__)
             response: JsonResponse = plain_problem(
-                503,
-                "service_unavailable",
-                "Service unavailable",
-                "the service is briefly unavailable; retry shortly",
+                503, "service_unavailable", "Service unavailable", UNAVAILABLE_DETAIL
             )
-            response["Retry-After"] = "2"
+            response["Retry-After"] = str(UNAVAILABLE_RETRY_SECONDS)
             return response
         if request.path.startswith("/api/"):
             logger.exception("unhandled error in %s %s", request.method, request.path)

@@ -30,6 +30,9 @@ logger = logging.getLogger(__name__)
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 DatabaseUnavailable = (OperationalError, InterfaceError)
+#: The answer to a request when the database cannot be reached: retry shortly.
+UNAVAILABLE_DETAIL = "the service is briefly unavailable; retry shortly"
+UNAVAILABLE_RETRY_SECONDS = 2
 TYPE_PREFIX = "tag:golf-backend,2026:problem/"
 
 
@@ -146,8 +149,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             503,
             "service_unavailable",
             "Service unavailable",
-            "the service is briefly unavailable; retry shortly (with the same Idempotency-Key)",
-            headers={"Retry-After": "2"},
+            f"{UNAVAILABLE_DETAIL} (with the same Idempotency-Key)",
+            headers={"Retry-After": str(UNAVAILABLE_RETRY_SECONDS)},
         )
     if isinstance(exc, RequestDataTooBig):
         return problem(

@@ -38,7 +38,12 @@ from django.db import connection
 from django.http import HttpResponse
 from rest_framework.renderers import JSONRenderer
 
-from api.problems import DatabaseUnavailable, problem_body
+from api.problems import (
+    UNAVAILABLE_DETAIL,
+    UNAVAILABLE_RETRY_SECONDS,
+    DatabaseUnavailable,
+    problem_body,
+)
 from matches import selectors
 from matches.models import Match
 from matches.notify import listener, wait_for_version
@@ -49,13 +54,7 @@ SSE = "text/event-stream"
 NDJSON = "application/x-ndjson"
 HEARTBEAT = {SSE: b": keep-alive\n\n", NDJSON: b"\n"}
 EXPORT_PAGE = 500  # events an export reads, and sends, at a time
-UNAVAILABLE = problem_body(
-    503,
-    "service_unavailable",
-    "Service unavailable",
-    "the service is briefly unavailable; retry shortly",
-)
-UNAVAILABLE_RETRY_SECONDS = 2
+UNAVAILABLE = problem_body(503, "service_unavailable", "Service unavailable", UNAVAILABLE_DETAIL)
 T = TypeVar("T")
 logger = logging.getLogger(__name__)
 
