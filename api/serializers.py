@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django.contrib.auth import get_user_model, password_validation
@@ -69,12 +68,11 @@ class ProblemSerializer(serializers.Serializer):
 
 
 USERNAME_MAX = 150  # the column's length (Django's AbstractUser.username)
-USERNAME_PATTERN = r"^[\w.@+-]{3,150}$"
 
 
 # --- accounts -----------------------------------------------------------------------------
 class RegisterSerializer(StrictSerializer):
-    username = serializers.RegexField(USERNAME_PATTERN, max_length=USERNAME_MAX)
+    username = serializers.RegexField(r"^[\w.@+-]{3,150}$", max_length=USERNAME_MAX)
     password = serializers.CharField(
         write_only=True, max_length=128, style={"input_type": "password"}
     )
@@ -87,10 +85,12 @@ class RegisterSerializer(StrictSerializer):
         stored = model.normalize_username(value)
         if len(stored) > USERNAME_MAX or len(canonical_username(stored)) > CANONICAL_MAX:
             raise serializers.ValidationError("this username is too long once normalised")
-        if not re.fullmatch(USERNAME_PATTERN, stored):  # "ﷺ" is one letter, its NFKC 18 with spaces
+        try:  # the model's own validators (the admin's form runs them on the stored name):
+            model._meta.get_field("username").run_validators(stored)  # "ﷺ" spells 18, spaces too
+        except DjangoValidationError:
             raise serializers.ValidationError(
                 "this username, once normalised, holds characters a username may not"
-            )
+            ) from None
         return value
 
     def validate(self, attrs: dict[str, str]) -> dict[str, str]:
