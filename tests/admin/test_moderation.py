@@ -11,7 +11,7 @@ from django.urls import reverse
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from accounts.moderation import account_suspend
+from accounts.moderation import account_lift, account_suspend
 from accounts.tokens import remembered, revoked_by_suspension
 from matches import errors
 from matches.models import Match, MatchEvent, MatchStatus, Seat, SeatKind
@@ -252,6 +252,17 @@ def test_aborting_a_suspended_accounts_matches_takes_those_it_made_to_watch_too(
     assert result.handled == [str(watched.id)]
     watched.refresh_from_db()
     assert watched.status == MatchStatus.ABORTED
+
+
+def test_a_match_its_creator_no_longer_sits_in_is_not_theirs_to_abort(duel, alice, moderator):
+    """alice made the match and sat in it; her seat went to a COM at a first suspension:
+    the others play on, and a later suspension does not take the match from them."""
+    account_suspend(user=alice, by=moderator, reason="spam", running="com")
+    account_lift(user=alice, by=moderator)
+    result = account_suspend(user=alice, by=moderator, reason="spam", running="abort")
+    assert result.handled == []
+    duel.refresh_from_db()
+    assert duel.status == MatchStatus.ACTIVE and duel.seat_users[0] is None
 
 
 def test_a_token_a_suspended_account_still_holds_is_refused(bob, moderator):
