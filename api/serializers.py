@@ -68,11 +68,14 @@ class ProblemSerializer(serializers.Serializer):
 
 
 USERNAME_MAX = 150  # the column's length (Django's AbstractUser.username)
+USERNAME_MIN = 3
 
 
 # --- accounts -----------------------------------------------------------------------------
 class RegisterSerializer(StrictSerializer):
-    username = serializers.RegexField(r"^[\w.@+-]{3,150}$", max_length=USERNAME_MAX)
+    username = serializers.RegexField(
+        rf"^[\w.@+-]{{{USERNAME_MIN},{USERNAME_MAX}}}$", max_length=USERNAME_MAX
+    )
     password = serializers.CharField(
         write_only=True, max_length=128, style={"input_type": "password"}
     )
@@ -85,6 +88,8 @@ class RegisterSerializer(StrictSerializer):
         stored = model.normalize_username(value)
         if len(stored) > USERNAME_MAX or len(canonical_username(stored)) > CANONICAL_MAX:
             raise serializers.ValidationError("this username is too long once normalised")
+        if len(stored) < USERNAME_MIN:  # (NFKC joins letters too: "a\u1100\u1161" is "a가")
+            raise serializers.ValidationError("this username is too short once normalised")
         try:  # the model's own validators (the admin's form runs them on the stored name):
             model._meta.get_field("username").run_validators(stored)  # "ﷺ" spells 18, spaces too
         except DjangoValidationError:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-import secrets
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -844,8 +844,8 @@ def _one_hint_at_a_time(account: object) -> Iterator[None]:
     THROTTLE_HINTS through at once) would be as many searches at once on the web
     processes. One asked for while another is worked out is refused; asked again, it is
     read from the cache if it was the same."""
-    busy, mine = f"hint-busy:{account}", secrets.token_hex(8)
-    if not cache.add(busy, mine, HINT_BUSY_SECONDS):
+    busy, since = f"hint-busy:{account}", time.monotonic()
+    if not cache.add(busy, 1, HINT_BUSY_SECONDS):
         raise ApiProblem(
             429,
             "hint_in_progress",
@@ -856,7 +856,9 @@ def _one_hint_at_a_time(account: object) -> Iterator[None]:
     try:
         yield
     finally:
-        if cache.get(busy) == mine:  # (past HINT_BUSY_SECONDS it may be another's by now)
+        # given back while surely still this request's: past HINT_BUSY_SECONDS it has
+        # expired, and may be another's by now
+        if time.monotonic() - since < HINT_BUSY_SECONDS - 1:
             cache.delete(busy)
 
 

@@ -113,5 +113,10 @@ def test_a_username_is_checked_as_it_is_stored(anon):
             anon.post("/api/accounts/register", body, format="json"), 400, "validation_error"
         )
         assert "once normalised" in problem["errors"]["username"][0]
+    body = {"username": "a\u1100\u1161", "password": "pw-a-long-one-123"}  # NFKC: "a가"
+    problem = assert_problem(
+        anon.post("/api/accounts/register", body, format="json"), 400, "validation_error"
+    )
+    assert "too short once normalised" in problem["errors"]["username"][0]
     body = {"username": "\uff41\uff44\uff41", "password": "pw-a-long-one-123"}  # full-width
     assert anon.post("/api/accounts/register", body, format="json").status_code == 201
