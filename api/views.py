@@ -127,10 +127,10 @@ Param = IntParam | ChoiceParam
 
 class QueryChecked:
     """A view whose reads take only the query parameters it declares in ``query`` (and
-    ``format``, which picks the answer's format), each once, and whose writes (creating a
-    match) take none: any other is a 400 naming it, so that a typo (``afer=5``) is not read
-    as the default without a word, nor a read's parameter on a write (``POST
-    /api/matches?mine=true``) ignored."""
+    ``format``, which picks the answer's format), each once, and whose writes take none:
+    any other is a 400 naming it, so that a typo (``afer=5``) is not read as the default
+    without a word, nor a read's parameter on a write (``POST /api/matches?mine=true``)
+    ignored."""
 
     query: tuple[Param, ...] = ()
 
@@ -185,7 +185,7 @@ def problems(*codes: int) -> dict[tuple[int, str], OpenApiResponse]:
 
 
 # --- accounts -----------------------------------------------------------------------------
-class RegisterView(APIView):
+class RegisterView(QueryChecked, APIView):
     permission_classes = [AllowAny]
     throttle_scope = "auth"
 
@@ -230,7 +230,7 @@ class RegisterView(APIView):
         return Response({**_user_json(user), "token": token.key}, status=status.HTTP_201_CREATED)
 
 
-class TokenView(APIView):
+class TokenView(QueryChecked, APIView):
     throttle_scope = "auth"
 
     def get_permissions(self):  # type: ignore[no-untyped-def]
@@ -596,7 +596,7 @@ class MatchDetailView(QueryChecked, APIView):
         return _with_etag(Response(detail_json(match, request.user)), match.version)
 
 
-class JoinView(APIView):
+class JoinView(QueryChecked, APIView):
     @extend_schema(
         tags=["matches"],
         summary="Take an open seat",
@@ -613,7 +613,7 @@ class JoinView(APIView):
         return _with_etag(Response(detail_json(match, request.user)), match.version)
 
 
-class AbortView(APIView):
+class AbortView(QueryChecked, APIView):
     @extend_schema(
         tags=["matches"],
         summary=(
@@ -668,7 +668,7 @@ class ActionSchema(AutoSchema):
 
 # The token is checked by the action's own statements (api/authentication.py). (A
 # comment, not the class's docstring: DRF shows that to clients answering OPTIONS.)
-class ActionView(TokenCheckingMixin, APIView):
+class ActionView(QueryChecked, TokenCheckingMixin, APIView):
     throttle_scope = "actions"
     schema = ActionSchema()
 

@@ -191,6 +191,15 @@ def test_a_write_takes_no_query_parameter(alice):
     )
     assert "mine" in problem["errors"]
     assert alice.get("/api/matches").json()["count"] == 0  # nothing was made
+    match_id = create(alice, seats=[{"type": "me"}, {"type": "open"}]).json()["id"]
+    for path, body in (
+        (f"/api/matches/{match_id}/actions?position=1", {"type": "reveal", "position": 0}),
+        (f"/api/matches/{match_id}/abort?reason=x", {}),
+        ("/api/auth/token?username=alice", {"username": "alice", "password": "pw-alice-123"}),
+    ):
+        problem = assert_problem(alice.post(path, body, format="json"), 400, "validation_error")
+        assert "not a query parameter" in problem["detail"], path
+    assert alice.get(f"/api/matches/{match_id}").json()["status"] == "waiting"  # nothing done
 
 
 def test_joinable_lists_only_the_lobbies_you_do_not_sit_in(alice, bob):
