@@ -21,7 +21,7 @@ from accounts.models import RunningMatches, Suspension, User
 from accounts.tokens import remembered, token_digest
 from cards.protocol import HUMAN
 from matches import errors as match_errors
-from matches.models import ENDED_STATUSES, MatchEvent, MatchStatus, Seat
+from matches.models import ENDED_STATUSES, MatchEvent, Seat
 from matches.services import match_abort, seat_to_com
 
 ABORT_REASON = "aborted by staff"  # in the match log, which players read: never the reason
@@ -50,9 +50,6 @@ def may_suspend(operator: Any, user: User) -> str | None:
     return None
 
 
-UNFINISHED = [s for s in MatchStatus.values if s not in ENDED_STATUSES]
-
-
 def running_seats(user: User) -> dict[str, list[int]]:
     """The account's matches that have not ended: match id -> its seat indexes there (none
     in a match it made to watch: one that began with no person's seat, COMs only or open
@@ -66,9 +63,11 @@ def running_seats(user: User) -> dict[str, list[int]]:
     found: dict[str, list[int]] = {}
     for match_id, index in seats:
         found.setdefault(str(match_id), []).append(index)
-    starts = MatchEvent.objects.filter(
-        seq=1, match__created_by=user, match__status__in=UNFINISHED
-    ).values_list("match_id", "payload")
+    starts = (
+        MatchEvent.objects.filter(seq=1, match__created_by=user)
+        .exclude(match__status__in=ENDED_STATUSES)
+        .values_list("match_id", "payload")
+    )
     for match_id, started in starts:
         if HUMAN not in started.get("players", ()):  # (match_started: each seat's kind)
             found.setdefault(str(match_id), [])

@@ -179,20 +179,17 @@ def test_a_stream_shows_a_player_only_what_their_seat_may_see(app, users, duel):
     assert flipped["data"]["card"]  # a flip is public
 
 
-def test_a_long_poll_wakes_on_commit_and_sends_the_views_headers(app, users, duel):
-    match_id, tokens = duel
-    version = Match.objects.get(pk=match_id).version
+def woken_long_poll(
+    app: Any, users: Any, match_id: str, token: str, version: int, **headers: str
+) -> tuple[Reply, float, dict[str, Any]]:
+    """A long-poll after ``version``, still waiting half a second later, then woken by
+    alice's flip: its reply, the seconds it took and its page."""
 
     async def body() -> tuple[Reply, float, dict[str, Any]]:
         started = time.monotonic()
-        waiting = asyncio.get_running_loop().create_task(
-            get(
-                app,
-                f"/api/matches/{match_id}/events",
-                tokens["bob"],
-                {"after": version, "wait": 20},
-            )
-        )
+        query = {"after": version, "wait": 20}
+        path = f"/api/matches/{match_id}/events"
+        waiting = asyncio.get_running_loop().create_task(get(app, path, token, query, **headers))
         await asyncio.sleep(0.5)
         assert not waiting.done()
         await sync_to_async(flip)(users, match_id, "alice", 0)
@@ -200,7 +197,13 @@ def test_a_long_poll_wakes_on_commit_and_sends_the_views_headers(app, users, due
         page = json.loads(await reply.body())
         return reply, time.monotonic() - started, page
 
-    reply, seconds, page = run(body)
+    return run(body)
+
+
+def test_a_long_poll_wakes_on_commit_and_sends_the_views_headers(app, users, duel):
+    match_id, tokens = duel
+    version = Match.objects.get(pk=match_id).version
+    reply, seconds, page = woken_long_poll(app, users, match_id, tokens["bob"], version)
     assert reply.status == 200 and seconds < 5
     assert [e["seq"] for e in page["events"]] == [version + 1]
     assert reply.headers["content-type"] == "application/json"
@@ -473,23 +476,9 @@ def test_a_long_poll_asked_for_as_html_is_answered_as_json(app, users, duel, mon
     monkeypatch.setattr(views.EventsView, "renderer_classes", [JSONRenderer, BrowsableAPIRenderer])
     match_id, tokens = duel
     version = Match.objects.get(pk=match_id).version
-
-    async def body() -> tuple[Reply, dict[str, Any]]:
-        waiting = asyncio.get_running_loop().create_task(
-            get(
-                app,
-                f"/api/matches/{match_id}/events",
-                tokens["bob"],
-                {"after": version, "wait": 20},
-                Accept="text/html",
-            )
-        )
-        await asyncio.sleep(0.5)
-        await sync_to_async(flip)(users, match_id, "alice", 0)
-        reply = await waiting
-        return reply, json.loads(await reply.body())
-
-    reply, page = run(body)
+    reply, _, page = woken_long_poll(
+        app, users, match_id, tokens["bob"], version, Accept="text/html"
+    )
     assert reply.status == 200 and reply.headers["content-type"] == "application/json"
     assert [e["seq"] for e in page["events"]] == [version + 1]
 
