@@ -208,6 +208,7 @@ class MatchEvent(models.Model):
         ordering = ["match", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["match", "seq"], name="golf_event_unique_seq"),
+            models.CheckConstraint(condition=Q(seq__gte=1), name="golf_event_seq_from_one"),
         ]
 
     def __str__(self) -> str:

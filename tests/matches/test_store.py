@@ -368,6 +368,20 @@ def test_the_event_log_refuses_truncate(finished):
 
 
 @pytest.mark.django_db
+def test_the_event_log_counts_from_one(finished):
+    from django.db import IntegrityError, transaction
+
+    with pytest.raises(IntegrityError, match="golf_event_seq_from_one"), transaction.atomic():
+        tamper(
+            "INSERT INTO golf_matchevent (id, match_id, seq, type, version, payload, actor, "
+            "created_at, hash) VALUES (gen_random_uuid(), %s, 0, 'x', 1, '{}', 'system', "
+            "now(), %s)",
+            [finished.id, "0" * 64],
+        )
+    assert load_events(finished)[0].seq == 1
+
+
+@pytest.mark.django_db
 def test_verify_reports_a_truncated_log(finished):
     tamper("DELETE FROM golf_matchevent WHERE match_id = %s", [finished.id])
     code, out = verify(str(finished.id))
