@@ -207,6 +207,37 @@ def test_an_account_has_one_hint_worked_out_at_a_time(alice, duel, monkeypatch):
     assert len(meanwhile) == 1
 
 
+def test_a_hint_gives_its_place_back_only_while_it_is_surely_its_own(
+    alice, users, duel, monkeypatch
+):
+    from types import SimpleNamespace
+
+    from api import views
+    from games import get_game
+
+    body = {"seats": [{"type": "me"}, {"type": "com", "level": "easy"}]}
+    other = alice.post("/api/matches", body, format="json").json()["id"]
+    assert alice.get(f"/api/matches/{duel}/hint").status_code == 200
+    assert alice.get(f"/api/matches/{other}/hint").status_code == 200  # its place was given back
+    # A search that outlasts the place's expiry: by its end the place may be the account's
+    # next request's, which must keep it.
+    cache.clear()
+    game, now = get_game("golf"), [0.0]
+    real_hint = type(game).hint
+    monkeypatch.setattr(views, "time", SimpleNamespace(monotonic=lambda: now[0]))
+
+    def outlasting(self, state, seat):
+        now[0] += views.HINT_BUSY_SECONDS
+        busy = f"hint-busy:{users['alice'].pk}"
+        cache.delete(busy)  # expired, and taken by the next request
+        cache.add(busy, 1, views.HINT_BUSY_SECONDS)
+        return real_hint(self, state, seat)
+
+    monkeypatch.setattr(type(game), "hint", outlasting)
+    assert alice.get(f"/api/matches/{duel}/hint").status_code == 200
+    assert_problem(alice.get(f"/api/matches/{other}/hint"), 429, "hint_in_progress")
+
+
 def test_whole_log_reads_and_past_states_have_their_own_throttles(alice, duel, monkeypatch):
     tighten(monkeypatch, exports="2/min", history="3/min")
     exports = [
