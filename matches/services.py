@@ -28,7 +28,7 @@ from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import BooleanField
+from django.db.models import BooleanField, Q
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
@@ -280,8 +280,8 @@ class SeatRequest:
 def _check_quota(
     creator: AbstractBaseUser, requests: Sequence[SeatRequest], rules: dict[str, Any]
 ) -> None:
-    """Bound the work one account can start: its unfinished matches, those of them with COM
-    seats (COM turns cost the workers), and the length of a round (a game's ``max_turns``
+    """Bound the work one account can start: the unfinished matches it is in, those it made
+    with COM seats (COM turns cost the workers), and the length of a round (a game's ``max_turns``
     option, where it has one). The creator's row is locked, so parallel requests of one
     account are counted one after another."""
     if rules.get("max_turns", 0) > settings.MAX_TURNS_PER_HOLE:
@@ -290,13 +290,8 @@ def _check_quota(
             field="rules.max_turns",
         )
     _lock_account(creator)
+    _check_unfinished(creator)
     unfinished = Match.objects.filter(created_by=creator).exclude(status__in=ENDED_STATUSES)
-    if unfinished.count() >= settings.MAX_UNFINISHED_MATCHES:
-        raise errors.TooManyMatches(
-            f"you have {settings.MAX_UNFINISHED_MATCHES} unfinished matches: finish or abort "
-            "one first",
-            limit=settings.MAX_UNFINISHED_MATCHES,
-        )
     if any(r.type == "com" for r in requests):
         with_coms = unfinished.filter(seats__kind=SeatKind.COM).distinct().count()
         if with_coms >= settings.MAX_UNFINISHED_COM_MATCHES:
@@ -305,6 +300,21 @@ def _check_quota(
                 "COMs: finish or abort one first",
                 limit=settings.MAX_UNFINISHED_COM_MATCHES,
             )
+
+
+def _check_unfinished(user: AbstractBaseUser) -> None:
+    """Refuse a match to an account already in ``MAX_UNFINISHED_MATCHES`` unfinished ones
+    (made or joined; its row locked by the caller). Joins count too: each match one joins
+    is a creator's lobby one may hold up, and only its creator's bound was counted."""
+    seated = Seat.objects.filter(user=user).values("match_id")
+    unfinished = Match.objects.filter(Q(created_by=user) | Q(pk__in=seated)).exclude(
+        status__in=ENDED_STATUSES
+    )
+    if unfinished.count() >= settings.MAX_UNFINISHED_MATCHES:
+        raise errors.TooManyMatches(
+            f"you are in {settings.MAX_UNFINISHED_MATCHES} unfinished matches: finish one first",
+            limit=settings.MAX_UNFINISHED_MATCHES,
+        )
 
 
 def _parse_seats(
@@ -498,6 +508,7 @@ def match_join(*, match_id: object, user: AbstractBaseUser, seat: int | None = N
         raise errors.NoOpenSeat(
             "that seat is not open" if seat is not None else "the match has no open seat"
         )
+    _check_unfinished(user)
     chosen = open_seats[0]
     chosen.kind = SeatKind.HUMAN
     chosen.user = user

@@ -263,6 +263,24 @@ def test_an_account_has_a_bounded_number_of_matches_with_coms(alice, settings):
     assert alice.post("/api/matches", duel, format="json").status_code == 201
 
 
+def test_the_matches_an_account_joins_count_among_its_unfinished_ones(alice, bob, settings):
+    """One account cannot join, and so hold up, every lobby there is: what it joins counts
+    with what it made, for joining and for making."""
+    settings.MAX_UNFINISHED_MATCHES = 2
+    lobby = {"seats": [{"type": "me"}, {"type": "open"}]}
+    mine = alice.post("/api/matches", lobby, format="json").json()["id"]
+    bobs = [bob.post("/api/matches", lobby, format="json").json()["id"] for _ in range(2)]
+    assert alice.post(f"/api/matches/{bobs[0]}/join", {}, format="json").status_code == 200
+    refused = assert_problem(
+        alice.post(f"/api/matches/{bobs[1]}/join", {}, format="json"), 409, "too_many_matches"
+    )
+    assert refused["limit"] == 2 and "you are in 2 unfinished matches" in refused["detail"]
+    assert bob.get(f"/api/matches/{bobs[1]}").json()["status"] == "waiting"  # still open
+    assert_problem(alice.post("/api/matches", lobby, format="json"), 409, "too_many_matches")
+    assert alice.post(f"/api/matches/{mine}/abort", {}, format="json").status_code == 200
+    assert alice.post(f"/api/matches/{bobs[1]}/join", {}, format="json").status_code == 200
+
+
 def test_holes_cannot_be_made_endless(alice):
     body = {
         "seats": [{"type": "me"}, {"type": "com", "level": "normal"}],
