@@ -27,13 +27,13 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from cards.cli import parse_overrides
 from golf.actions import Action
 from golf.com.policies import LEVEL_ALIASES, POLICIES, resolve_level
 from golf.decide import decide, start_match
 from golf.errors import EngineError
 from golf.events import HoleScored
 from golf.rules import PRESETS, Rules
-from golf.simulate import parse_overrides
 from golf.state import COM, State, evolve, replay
 from golf.views import View, view_for
 

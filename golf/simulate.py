@@ -22,6 +22,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from cards.cli import parse_overrides
 from golf.com.policies import LEVEL_ALIASES, LEVELS, choose_action, resolve_level
 from golf.decide import decide, legal_actions, start_match
 from golf.errors import EngineError
@@ -58,19 +59,6 @@ def play_random(
             yield event, state
 
 
-def parse_overrides(items: Sequence[str]) -> dict[str, Any]:
-    overrides: dict[str, Any] = {}
-    for item in items:
-        name, sep, raw = item.partition("=")
-        if not sep:
-            raise SystemExit(f"--set takes NAME=VALUE, got {item!r}")
-        try:
-            overrides[name] = json.loads(raw)
-        except json.JSONDecodeError:
-            overrides[name] = raw
-    return overrides
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--preset", default="six-card", choices=sorted(PRESETS))
@@ -88,10 +76,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     com = None if args.com is None else resolve_level(args.com)
 
-    overrides = parse_overrides(args.set)
-    if args.holes is not None:
-        overrides["holes"] = args.holes
     try:
+        overrides = parse_overrides(args.set)
+        if args.holes is not None:
+            overrides["holes"] = args.holes
         rules = Rules.from_preset(args.preset, **overrides)
         rules.validate_for(args.players)
         start_match(rules, args.players if com is None else [COM] * args.players, b"\0" * 32)
@@ -115,4 +103,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 if __name__ == "__main__":
     sys.exit(main())
 
-__all__ = ["main", "parse_overrides", "play_random", "seed_bytes"]
+__all__ = ["main", "play_random", "seed_bytes"]

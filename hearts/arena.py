@@ -34,6 +34,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from cards.cli import parse_overrides
 from cards.errors import EngineError
 from cards.protocol import COM
 from hearts.com.heuristic import MOON_GO
@@ -42,7 +43,6 @@ from hearts.decide import decide, start_match
 from hearts.events import DealScored, TrickWon
 from hearts.rules import PRESETS, Passing, Rules
 from hearts.scoring import card_points
-from hearts.simulate import parse_overrides
 from hearts.state import State, replay
 from hearts.views import view_for
 

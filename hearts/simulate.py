@@ -26,6 +26,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from cards.cli import parse_overrides
 from cards.errors import EngineError
 from cards.protocol import COM
 from hearts.com.policies import POLICIES
@@ -47,21 +48,6 @@ from hearts.views import view_for
 def seed_bytes(seed: int | str) -> bytes:
     """A 32-byte match seed from a short command-line seed."""
     return hashlib.sha256(f"hearts-simulate:{seed}".encode()).digest()
-
-
-def parse_overrides(items: Sequence[str]) -> dict[str, Any]:
-    """``NAME=VALUE`` pairs as rules overrides; a value is JSON when it parses as such."""
-    overrides: dict[str, Any] = {}
-    for item in items:
-        if "=" not in item:
-            raise SystemExit(f"--set takes NAME=VALUE, got {item!r}")
-        name, raw = item.split("=", 1)
-        try:
-            value: Any = json.loads(raw)
-        except ValueError:
-            value = raw
-        overrides[name] = value
-    return overrides
 
 
 def play(

@@ -30,6 +30,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from cards.cli import parse_overrides
 from cards.errors import EngineError
 from cards.protocol import COM
 from cards.shuffle import commitment_of
@@ -38,7 +39,6 @@ from ninety_nine.decide import decide
 from ninety_nine.events import DealScored, DealStarted, MatchStarted
 from ninety_nine.pack import deal_hands
 from ninety_nine.rules import SEATS, Rules
-from ninety_nine.simulate import parse_overrides
 from ninety_nine.state import Phase, State, evolve
 from ninety_nine.views import view_for
 

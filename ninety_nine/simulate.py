@@ -23,6 +23,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from cards.cli import parse_overrides
 from cards.errors import EngineError
 from cards.protocol import COM
 from ninety_nine.com import POLICIES
@@ -83,21 +84,6 @@ def deal_record(before: State, scored: DealScored) -> dict[str, Any]:
         "points": event_payload(scored)["points"],
         "totals": list(scored.totals),
     }
-
-
-def parse_overrides(items: Sequence[str]) -> dict[str, Any]:
-    """``NAME=VALUE`` pairs as rules overrides (JSON values where they parse)."""
-    overrides: dict[str, Any] = {}
-    for item in items:
-        if "=" not in item:
-            raise SystemExit(f"--set takes NAME=VALUE, got {item!r}")
-        name, raw = item.split("=", 1)
-        try:
-            value: Any = json.loads(raw)
-        except json.JSONDecodeError:
-            value = raw
-        overrides[name] = value
-    return overrides
 
 
 def main(argv: Sequence[str] | None = None) -> int:

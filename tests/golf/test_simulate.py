@@ -85,6 +85,8 @@ def test_the_same_seed_plays_the_same_match(capsys):
 def test_bad_rules_are_reported(capsys):
     code, _, err = run(capsys, "--set", "holes=40")
     assert code == 2 and "holes" in err
+    code, _, err = run(capsys, "--set", "holes")  # a usage error, as argparse's
+    assert code == 2 and err == "error: --set takes NAME=VALUE, got 'holes'\n"
 
 
 @pytest.mark.parametrize("com", [[], ["--com", "normal"]])

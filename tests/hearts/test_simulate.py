@@ -145,6 +145,8 @@ def test_options_and_com_levels(capsys):
 def test_bad_options_are_reported(capsys):
     code, _, err = run(capsys, "--players", "3", "--set", "passing=across")
     assert code == 2 and "passing" in err
+    code, _, err = run(capsys, "--set", "=across")
+    assert code == 2 and err == "error: --set takes NAME=VALUE, got '=across'\n"
 
 
 def test_a_table_that_cannot_start_is_reported(capsys):

@@ -179,6 +179,7 @@ def test_the_seed_of_the_command_line():
         (["--set", "premium_bids=maybe"], "premium_bids"),
         (["--set", "max_deals=0"], "max_deals"),
         (["--set", "jokers=on"], "jokers"),
+        (["--set", "jokers"], "--set takes NAME=VALUE, got 'jokers'"),
     ],
 )
 def test_bad_arguments_are_reported(capsys, args, message):
