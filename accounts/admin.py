@@ -34,7 +34,7 @@ from accounts.moderation import (
     may_suspend,
     running_seats,
 )
-from matches.admin import ActionsNeedPermission, NoLookupsOnSecrets
+from matches.admin import ActionsNeedPermission, FilterLookupsOnly
 from matches.models import Match, MatchEvent, Seat
 from matches.selectors import event_json
 from matches.store import game_of
@@ -128,8 +128,7 @@ admin.site.unregister(TokenProxy)
 
 
 @admin.register(User)
-class AccountAdmin(NoLookupsOnSecrets, ActionsNeedPermission, UserAdmin):
-    secret_fields = frozenset({"password"})
+class AccountAdmin(FilterLookupsOnly, ActionsNeedPermission, UserAdmin):
     list_display = (*UserAdmin.list_display, "suspended_at")
     list_filter = (*UserAdmin.list_filter, SuspendedFilter)
     inlines = [SuspensionInline]
@@ -142,6 +141,23 @@ class AccountAdmin(NoLookupsOnSecrets, ActionsNeedPermission, UserAdmin):
     actions = ["suspend_selected", "lift_selected"]
 
     # --- permission ----------------------------------------------------------------------
+    #: Who is staff or superuser and what they may do: a superuser's to change. Staff
+    #: holding ``change_user`` (a moderator) could otherwise make themselves superuser.
+    PRIVILEGES = ("is_staff", "is_superuser", "groups", "user_permissions")
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+        fields = tuple(super().get_readonly_fields(request, obj))
+        return fields if request.user.is_superuser else (*fields, *self.PRIVILEGES)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """Another operator's account (a superuser's among them) is a superuser's to change,
+        its password too: a moderator changes players' accounts and its own."""
+        operator = request.user
+        others = obj is not None and (obj.is_staff or obj.is_superuser) and obj.pk != operator.pk
+        if others and not operator.is_superuser:
+            return False
+        return bool(super().has_change_permission(request, obj))
+
     def has_suspend_permission(self, request: HttpRequest) -> bool:
         return bool(request.user.has_perm(SUSPEND_PERMISSION))
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.contrib.admin.utils import get_fields_from_path
 from django.core.exceptions import BadRequest, PermissionDenied, ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, StreamingHttpResponse
@@ -81,20 +82,39 @@ class ReadOnlyMixin:
         return False
 
 
-class NoLookupsOnSecrets:
-    """The admin lets a list be filtered by any of the model's own fields from the query
-    string (``?payload__icontains=QS``): on a field that holds hidden information that would
-    answer, one count per guess, whether a running match's face-down card or seed holds
-    some value. Such lookups are refused (400), for every account."""
+class FilterLookupsOnly:
+    """The admin lets a list be filtered by the query string (``?payload__icontains=QS``),
+    by any field and by one step into a relation and its key (``?auth_token__key__startswith=``
+    on the accounts). On a field that holds hidden information, or on a credential, that
+    answers one guess per page: whether a running match's face-down card or seed, or a
+    player's token, holds some value. So a list takes only the lookups its own filters
+    make (``list_filter``, ``date_hierarchy``) and the ones it names in ``extra_lookups``
+    (the links of other admin pages); any other is refused (400), for every account."""
 
-    secret_fields: frozenset[str] = frozenset()
+    extra_lookups: frozenset[str] = frozenset()
 
     def lookup_allowed(self, lookup: str, value: str, request: HttpRequest) -> bool:
-        if lookup.split("__", 1)[0] in self.secret_fields:
-            return False
         if "\x00" in str(value):  # no text field holds one; the database refuses it
             return False
-        return bool(super().lookup_allowed(lookup, value, request))
+        return lookup in self.extra_lookups or self._a_filters_lookup(lookup, request)
+
+    def _a_filters_lookup(self, lookup: str, request: HttpRequest) -> bool:
+        admin_: Any = self
+        hierarchy = admin_.date_hierarchy
+        for item in (*admin_.get_list_filter(request), *([hierarchy] if hierarchy else [])):
+            if isinstance(item, type) and issubclass(item, admin.SimpleListFilter):
+                if lookup == item.parameter_name:
+                    return True
+                continue
+            path = item[0] if isinstance(item, (list, tuple)) else item
+            if lookup != path and not lookup.startswith(f"{path}__"):
+                continue
+            rest = lookup[len(path) + 2 :]
+            field = get_fields_from_path(admin_.model, path)[-1]
+            if field.is_relation:  # as its filter asks: by the related row's key, or none
+                return rest in {f"{field.target_field.name}__exact", "isnull"}
+            return "__" not in rest  # one lookup on the field itself, no step further
+        return False
 
 
 class ActionsNeedPermission:
@@ -135,11 +155,10 @@ class SeatInline(ReadOnlyMixin, admin.TabularInline):
 
 @admin.register(Match)
 class MatchAdmin(
-    ActionsNeedPermission, NoLookupsOnSecrets, StaffMayRead, ReadOnlyMixin, admin.ModelAdmin
+    ActionsNeedPermission, FilterLookupsOnly, StaffMayRead, ReadOnlyMixin, admin.ModelAdmin
 ):
     # the whole state (seed, stock, every hand); the chain's head (an unkeyed chain's
     # can be matched against guessed payloads: ``chain_hashes_shown``)
-    secret_fields = frozenset({"snapshot", "last_hash"})
     list_display = (
         "id",
         "game",
@@ -402,8 +421,8 @@ def _seat_names(match: Match, count: int) -> list[str]:
 
 
 @admin.register(MatchEvent)
-class MatchEventAdmin(NoLookupsOnSecrets, StaffMayRead, ReadOnlyMixin, admin.ModelAdmin):
-    secret_fields = frozenset({"payload", "hash"})  # as stored: the seed, deals, passes
+class MatchEventAdmin(FilterLookupsOnly, StaffMayRead, ReadOnlyMixin, admin.ModelAdmin):
+    extra_lookups = frozenset({"match__id__exact"})  # the match page's link to its events
     list_display = ("match", "seq", "type", "actor", "created_at")
     list_filter = ("type",)
     search_fields = ("=match__id",)

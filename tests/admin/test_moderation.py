@@ -454,3 +454,51 @@ def test_no_admin_page_shows_a_token(alice, people, client):
         assert index.status_code == 200 and b"authtoken" not in index.content
         assert client.get("/admin/authtoken/tokenproxy/").status_code == 404
         assert key.encode() not in client.get(reverse("admin:accounts_user_changelist")).content
+
+
+def test_no_account_list_answers_a_guess_at_a_token(alice, moderator, client):
+    """The list takes only its filters' lookups: ``?auth_token__key__startswith=`` (one step
+    into a relation, by its key) would say, a page per guess, how a player's token begins."""
+    key = Token.objects.create(user=alice).key
+    client.force_login(moderator)
+    changelist = reverse("admin:accounts_user_changelist")
+    for lookup in ("auth_token__key__startswith", "auth_token__key", "auth_token__pk__gte"):
+        assert client.get(changelist, {lookup: key[:1]}).status_code == 400, lookup
+    assert client.get(changelist, {"seats__match__snapshot__icontains": "x"}).status_code == 400
+    for allowed in ({"is_staff__exact": "1"}, {"groups__id__exact": "1"}, {"suspended": "yes"}):
+        assert client.get(changelist, allowed).status_code == 200, allowed
+
+
+def test_a_moderator_can_neither_raise_its_privileges_nor_change_another_operator(
+    client, alice, moderator, django_user_model
+):
+    root = django_user_model.objects.create_superuser("root", password="pw-root-123")
+    client.force_login(moderator)
+    own = client.get(reverse("admin:accounts_user_change", args=[moderator.pk])).content.decode()
+    assert 'name="username"' in own  # its own account it may change ...
+    for privilege in ("is_staff", "is_superuser", "groups", "user_permissions"):
+        assert f'name="{privilege}"' not in own  # ... but not what it may do
+    form = {
+        "username": moderator.username,
+        "is_active": "on",
+        "is_superuser": "on",
+        "date_joined_0": "2026-01-01",
+        "date_joined_1": "00:00:00",
+        "suspensions-TOTAL_FORMS": "0",
+        "suspensions-INITIAL_FORMS": "0",
+    }
+    saved = client.post(reverse("admin:accounts_user_change", args=[moderator.pk]), form)
+    assert saved.status_code == 302  # saved, the privileges as they were
+    moderator.refresh_from_db()
+    assert moderator.is_staff and not moderator.is_superuser
+    # a superuser's account (another operator's) it may read, not change, its password too
+    password = {"password1": "Taken-over-9876", "password2": "Taken-over-9876"}
+    taken = client.post(reverse("admin:auth_user_password_change", args=[root.pk]), password)
+    assert taken.status_code == 403
+    root.refresh_from_db()
+    assert root.check_password("pw-root-123")
+    page = client.get(reverse("admin:accounts_user_change", args=[root.pk]))
+    assert page.status_code == 200 and 'name="username"' not in page.content.decode()
+    # a player's password it may set (a moderator's job)
+    reset = client.post(reverse("admin:auth_user_password_change", args=[alice.pk]), password)
+    assert reset.status_code == 302
