@@ -45,6 +45,18 @@ def all_games() -> list[Game]:
     return [_GAMES[name] for name in sorted(_GAMES)]
 
 
+def event_types() -> list[str]:
+    """Every registered game's event types, sorted: a game's event schema has one
+    component ``<event>_<type>`` per type (``GolfEvent_card_drawn``)."""
+    found: set[str] = set()
+    for game in all_games():
+        schemas = game.json_schemas()
+        if schemas.event:
+            prefix = f"{schemas.event}_"
+            found.update(n.removeprefix(prefix) for n in schemas.components if n.startswith(prefix))
+    return sorted(found)
+
+
 def register_from(spec: str) -> Game:
     """Import and register ``"package.module:NAME"``: how a game outside this list (a test's
     toy game) reaches every process of a deployment, web and workers alike, through

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import redis
 from django.conf import settings
@@ -25,19 +26,34 @@ _down_until: dict[str, float] = {}
 
 
 def client() -> redis.Redis | None:
-    """A client of the broker's Redis, or ``None`` while it is known to be unreachable."""
+    """A client of the broker's Redis, or ``None`` while it is known to be unreachable (or
+    its URL is one this client cannot use)."""
     url = settings.CELERY_BROKER_URL
     if _down_until.get(url, 0.0) > time.monotonic():
         return None
     with _lock:
         if url not in _clients:
-            _clients[url] = redis.Redis.from_url(
-                url,
-                socket_connect_timeout=TIMEOUT_SECONDS,
-                socket_timeout=TIMEOUT_SECONDS,
-                decode_responses=True,
-            )
+            try:
+                _clients[url] = redis.Redis.from_url(
+                    redis_py_url(url),
+                    socket_connect_timeout=TIMEOUT_SECONDS,
+                    socket_timeout=TIMEOUT_SECONDS,
+                    decode_responses=True,
+                )
+            except ValueError as exc:
+                failed(exc)
+                return None
         return _clients[url]
+
+
+def redis_py_url(url: str) -> str:
+    """The broker's URL as redis-py takes it: Celery's ``redis+socket:///path`` (with
+    ``?virtual_host=N`` for the database) is redis-py's ``unix:///path?db=N``."""
+    if not url.startswith("redis+socket://"):
+        return url
+    parts = urlsplit(url)
+    query = urlencode([("db" if k == "virtual_host" else k, v) for k, v in parse_qsl(parts.query)])
+    return f"unix://{parts.path}" + (f"?{query}" if query else "")
 
 
 def failed(exc: Exception) -> None:

@@ -113,7 +113,10 @@ class Outbox:
 def outbox() -> Outbox:
     now = timezone.now()
     figures = FollowUp.objects.aggregate(
-        rows=Count("*"), due=Count("pk", filter=Q(next_attempt_at__lte=now)), oldest=Min("due_at")
+        rows=Count("*"),
+        due=Count("pk", filter=Q(next_attempt_at__lte=now)),
+        # a turn timer's row waits for a time to come: not overdue, so not the oldest due
+        oldest=Min("due_at", filter=Q(due_at__lte=now)),
     )
     return Outbox(figures["rows"], figures["due"], figures["oldest"])
 

@@ -21,7 +21,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from config.celery import app as celery_app
-from matches.models import Match, MatchEvent
+from matches.models import FollowUp, FollowUpKind, Match, MatchEvent
 from matches.services import match_abort, match_act, match_create, match_join
 from matches.tasks import stalled_matches
 from ops import connection, heartbeat, selectors, stats
@@ -257,6 +257,22 @@ def test_the_backlog_shows_waiting_tasks_and_the_outbox(admin_client, alice):
     assert 'id="ops-outbox-rows">1 rows<' in backlog
 
 
+def test_the_oldest_due_is_of_work_that_is_due_not_a_timer_still_to_come(admin_client, alice):
+    match = stalled_com_match(alice)  # its COM's turn: due since it began
+    oldest = re.compile(r'id="ops-outbox-oldest">(.*?)</td>')
+    FollowUp.objects.filter(match=match).update(due_at=timezone.now() - timedelta(seconds=90))
+    later = FollowUp.objects.get(match=match)
+    later.pk, later.version, later.kind = None, later.version + 1, FollowUpKind.TIMER
+    later.due_at = timezone.now() + timedelta(hours=1)  # a turn timer, due in an hour
+    later.save(force_insert=True)
+    backlog = section(admin_client.get(DASHBOARD), "ops-backlog")
+    assert 'id="ops-outbox-rows">2 rows<' in backlog
+    age = oldest.search(backlog).group(1)
+    assert age.endswith(" s ago") and 90 <= int(age.split()[0]) < 150
+    FollowUp.objects.filter(match=match, kind=FollowUpKind.COM).delete()
+    assert oldest.search(section(admin_client.get(DASHBOARD), "ops-backlog")).group(1) == "&ndash;"
+
+
 def test_a_worker_bootstep_records_heartbeats(admin_client):
     # given: a worker starting the heartbeat step on its timer
     timer = Timer()
@@ -348,6 +364,26 @@ def test_minutes_older_than_an_hour_drop_out():
 
 
 # --- without Redis ----------------------------------------------------------------------------
+
+
+def test_a_unix_socket_broker_is_reached_as_celery_names_it():
+    url = "redis+socket:///run/redis/redis.sock?virtual_host=3"
+    assert connection.redis_py_url(url) == "unix:///run/redis/redis.sock?db=3"
+    with override_settings(CELERY_BROKER_URL=url):
+        redis = connection.client()
+        assert redis is not None
+        kwargs = redis.connection_pool.connection_kwargs
+        assert (kwargs["path"], kwargs["db"]) == ("/run/redis/redis.sock", 3)
+    assert connection.redis_py_url(UNREACHABLE) == UNREACHABLE
+
+
+def test_a_broker_url_the_client_cannot_read_is_unavailable_not_an_error(admin_client, caplog):
+    with override_settings(CELERY_BROKER_URL="redis://127.0.0.1:port/0"):
+        page = admin_client.get(DASHBOARD)
+        assert page.status_code == 200
+        assert "unavailable" in section(page, "ops-workers")
+        assert heartbeat.record_heartbeat("worker-1") is False
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
 
 
 def test_without_redis_requests_go_on_and_the_page_says_unavailable(admin_client, alice):

@@ -443,3 +443,34 @@ def test_an_action_on_a_selection_that_is_no_id_is_a_400(
     assert admin_client.post(reverse(changelist), body).status_code == 400
     match.refresh_from_db()
     assert match.status == MatchStatus.ACTIVE
+
+
+def test_the_lists_cost_no_scan_of_the_table_and_no_query_per_row(admin_client, players):
+    """The match list reads each creator with its match; the event list of one match reads
+    no event of another (no count of all of them, no DISTINCT over their types: the type
+    filter's choices are the registry's), whatever the store holds."""
+    from django.test.utils import CaptureQueriesContext
+
+    def statements(url, params):
+        with CaptureQueriesContext(connection) as queries:
+            assert admin_client.get(url, params).status_code == 200
+        return [q["sql"] for q in queries.captured_queries]
+
+    matches = reverse("admin:golf_match_changelist")
+    played(players, "golf", "six-card", 2, 2)
+    one = len(statements(matches, {}))
+    for i in range(4):
+        played(players[i:], "golf", "six-card", 2, 2)
+    assert len(statements(matches, {})) == one
+    events = reverse("admin:golf_matchevent_changelist")
+    match = played(players, "hearts", "hearts", 4, 3)
+    read = [
+        sql
+        for sql in statements(events, {"match__id__exact": str(match.id)})
+        if '"golf_matchevent"' in sql
+    ]
+    assert read and all('"golf_matchevent"."match_id" =' in sql for sql in read)
+    page = admin_client.get(events, {"match__id__exact": str(match.id), "type": "cards_passed"})
+    body = page.content.decode()
+    for kind in ("card_drawn", "cards_passed", "bid_made"):  # Golf, Hearts, Ninety-Nine
+        assert f"type={kind}" in body
