@@ -44,6 +44,17 @@ class ProblemMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self._refused(request) or self.get_response(request)
+        if request.path.startswith("/api/"):
+            if response.has_header("Cache-Control"):
+                patch_cache_control(response, private=True)
+            else:
+                patch_cache_control(response, private=True, no_cache=True)
+            patch_vary_headers(response, ("Authorization",))
+        return response
+
+    def _refused(self, request: HttpRequest) -> HttpResponse | None:
+        """The answer to a URL or headers too long to read (414, 431), if they are."""
         if len(request.get_full_path()) > MAX_URL_LENGTH:
             return plain_problem(
                 414, "uri_too_long", "URI too long", f"URLs are at most {MAX_URL_LENGTH} bytes"
@@ -59,14 +70,7 @@ class ProblemMiddleware:
                 "Request headers too large",
                 f"a header is at most {MAX_HEADER_LENGTH} bytes, all of them {MAX_HEADERS_LENGTH}",
             )
-        response = self.get_response(request)
-        if request.path.startswith("/api/"):
-            if response.has_header("Cache-Control"):
-                patch_cache_control(response, private=True)
-            else:
-                patch_cache_control(response, private=True, no_cache=True)
-            patch_vary_headers(response, ("Authorization",))
-        return response
+        return None
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> Any:
         if isinstance(exception, DatabaseUnavailable):

@@ -15,6 +15,8 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from django.conf import settings
+
 from cards.protocol import Schemas
 from games import DEFAULT_GAME, all_games
 
@@ -68,9 +70,18 @@ def _union(names: list[str], keyword: str = "oneOf") -> dict[str, Any]:
 def _overrides(rules: dict[str, Any]) -> dict[str, Any]:
     """The schema of a request's rule overrides, from the schema of a game's whole rules:
     any of the options (none required), the preset not among them (it has its own field)."""
-    options = copy.deepcopy({k: v for k, v in rules.get("properties", {}).items() if k != "preset"})
+    options = copy.deepcopy(
+        {
+            k: v
+            for k, v in rules.get("properties", {}).items()
+            if k != "preset" and not v.get("readOnly")  # derived (Golf's points): not sent
+        }
+    )
     for option in options.values():  # absent, an option takes its preset's value
         option.pop("default", None)
+    if "max_turns" in options:  # the bound of this service (matches.services._check_quota)
+        bound = options["max_turns"].get("maximum", settings.MAX_TURNS_PER_HOLE)
+        options["max_turns"]["maximum"] = min(bound, settings.MAX_TURNS_PER_HOLE)
     return {
         "type": "object",
         "description": "overrides of the preset's options, by name (GET /api/games)",
@@ -134,15 +145,21 @@ HEADERS = {
 }
 
 
-#: Problems any operation may answer that the views do not list one by one.
+#: Problems any operation may answer that the views do not list one by one: before the
+#: view (the URL's and headers' size, a token sent even where none is needed, the Accept
+#: header, the throttles), a query parameter it does not take or a ``format`` it has no
+#: answer in, and a database briefly away.
 COMMON_PROBLEMS = {
+    "400": "a query parameter the request does not take, or one given twice, or a format "
+    "it cannot answer in (validation_error, naming it)",
+    "401": "a token that is not valid (authentication_failed), sent even where none is needed",
+    "403": "the token's account is suspended (account_suspended)",
+    "406": "the Accept header allows none of the types this answer is sent in (not_acceptable)",
+    "414": "the URL is longer than 2 KiB (uri_too_long)",
     "429": "too many requests (throttled, too_many_waiters, login_locked): retry after "
     "Retry-After seconds",
-}
-#: ... those of an operation that reads: a query parameter it does not take, or one twice
-READ_PROBLEMS = {
-    "400": "a query parameter the request does not take, or one given twice "
-    "(validation_error, naming it)",
+    "431": "a header over 8 KiB, or 32 KiB of headers (headers_too_large)",
+    "503": "the database is briefly unreachable: retry (service_unavailable)",
 }
 #: ... and those of an operation that reads a body.
 BODY_PROBLEMS = {
@@ -154,15 +171,13 @@ BODY_PROBLEMS = {
 def declare_every_problem(
     result: dict[str, Any], generator: Any, request: Any, public: Any
 ) -> dict[str, Any]:
-    """Every operation is throttled (429), a read refuses a query parameter it does not
-    take (400), and one that reads a body refuses a body that is not JSON (415) or too large
-    (413): each says so, as a problem document."""
+    """Every operation may answer the :data:`COMMON_PROBLEMS`, and one that reads a body
+    refuses a body that is not JSON (415) or too large (413): each says so, as a problem
+    document."""
     for operations in result.get("paths", {}).values():
-        for method, operation in operations.items():
+        for operation in operations.values():
             responses = operation.setdefault("responses", {})
             wanted = dict(COMMON_PROBLEMS)
-            if method == "get":
-                wanted.update(READ_PROBLEMS)
             if "requestBody" in operation:
                 wanted.update(BODY_PROBLEMS)
             for code, description in wanted.items():
@@ -197,6 +212,8 @@ def declare_headers(
                     headers = response.setdefault("headers", {})
                     for name in names:
                         headers[name] = copy.deepcopy(HEADERS[name])
+                        # always sent there (a replay's marker only on a replay)
+                        headers[name]["required"] = name != "Idempotent-Replayed"
     return result
 
 
@@ -336,6 +353,11 @@ def add_game_schemas(
             options = {option.name for option in game.info.options}
             for shortcut in RULE_SHORTCUTS - options:  # a shortcut for an option it lacks
                 properties.pop(shortcut, None)
+            if not game.info.pause_phases:  # no pause between rounds to bound
+                properties.pop("round_pause_seconds", None)
+            if "seats" in properties:
+                properties["seats"]["minItems"] = game.info.min_seats
+                properties["seats"]["maxItems"] = game.info.max_seats
             for alias, owner in GAME_ALIASES.items():
                 if owner != game.info.name:
                     properties.pop(alias, None)

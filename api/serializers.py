@@ -73,8 +73,12 @@ USERNAME_MIN = 3
 
 # --- accounts -----------------------------------------------------------------------------
 class RegisterSerializer(StrictSerializer):
-    username = serializers.RegexField(
-        rf"^[\w.@+-]{{{USERNAME_MIN},{USERNAME_MAX}}}$", max_length=USERNAME_MAX
+    # (no pattern in the schema: JSON Schema's \w is ASCII's, the service's Unicode's)
+    username = serializers.CharField(
+        min_length=USERNAME_MIN,
+        max_length=USERNAME_MAX,
+        help_text="letters and digits (of any script), and @ . + - _; unique, compared "
+        "without case; 3 to 150 characters once normalised (NFKC)",
     )
     password = serializers.CharField(
         write_only=True, max_length=128, style={"input_type": "password"}

@@ -961,7 +961,7 @@ SSE_EVENT = {  # one Server-Sent Event of the stream
 
 
 class StreamView(QueryChecked, APIView):
-    renderer_classes = [EventStreamRenderer, NDJSONRenderer, JSONRenderer]
+    renderer_classes = [EventStreamRenderer, NDJSONRenderer]
     query = (AFTER,)
 
     @extend_schema(
@@ -1062,7 +1062,7 @@ class AuditView(QueryChecked, APIView):
 
 
 class ExportView(QueryChecked, APIView):
-    renderer_classes = [NDJSONRenderer, JSONRenderer]
+    renderer_classes = [NDJSONRenderer]
     throttle_scope = "exports"
 
     @extend_schema(

@@ -46,4 +46,5 @@ REST_FRAMEWORK = {
 PUSH_LISTENER_IDLE_SECONDS = 0  # every test's event loop is its own: close at once
 # Every API response the suite receives is checked against the OpenAPI schema
 # (tests/clients/conformance.py); the suite fails a test that received one that is not.
-MIDDLEWARE = [*MIDDLEWARE, "tests.clients.conformance.SchemaConformanceMiddleware"]  # noqa: F405
+# Outermost, so that it sees the answers other middleware gives early (414, 431) too.
+MIDDLEWARE = ["tests.clients.conformance.SchemaConformanceMiddleware", *MIDDLEWARE]  # noqa: F405

@@ -12,7 +12,7 @@ from typing import Any
 from cards.seating import KIND_SCHEMA
 from golf.actions import ACTION_TYPES
 from golf.events import CODEC
-from golf.rules import FIELD_NAMES, OPTION_DOCS, PRESETS
+from golf.rules import CARD_VALUE_RANGE, FIELD_NAMES, OPTION_DOCS, PRESETS
 from golf.state import Phase
 
 CARD = {"type": "string", "description": "a card code such as 'KS', 'TD' or 'XR'"}
@@ -61,8 +61,9 @@ def option_schema(name: str) -> dict[str, Any]:
             schema["description"] = f"{bound} {doc[bound]}"
     if "description" in doc:
         schema["description"] = doc["description"]
-    if doc["type"] == "object":
-        schema["additionalProperties"] = {"type": "integer"}
+    if doc["type"] == "object":  # the points table: rank -> points
+        lo, hi = CARD_VALUE_RANGE
+        schema["additionalProperties"] = {"type": "integer", "minimum": lo, "maximum": hi}
     return schema
 
 
@@ -101,6 +102,7 @@ ACTIONS = {
         "type": "object",
         "properties": {"type": {"type": "string", "enum": [kind]}, **fields},
         "required": ["type", *[f for f in fields if f != "flip"]],
+        "additionalProperties": False,  # as the engine: an unknown field is refused
     }
     for kind, fields in _ACTION_FIELDS.items()
 }

@@ -428,8 +428,15 @@ def test_a_grid_of_other_digits_is_a_clear_400(alice, grid):
 
 
 def test_oversized_urls_and_headers_are_refused_as_problems(alice):
-    assert_problem(alice.get("/api/matches?q=" + "a" * 3000), 414, "uri_too_long")
-    assert_problem(alice.get("/api/me", HTTP_X_JUNK="j" * 9000), 431, "headers_too_large")
+    refused = [
+        alice.get("/api/matches?q=" + "a" * 3000),
+        alice.get("/api/me", HTTP_X_JUNK="j" * 9000),
+    ]
+    assert_problem(refused[0], 414, "uri_too_long")
+    assert_problem(refused[1], 431, "headers_too_large")
+    for response in refused:  # for its caller alone, as every /api/ answer
+        assert response["Cache-Control"] == "private, no-cache"
+        assert response["Vary"] == "Authorization"
 
 
 @pytest.mark.parametrize(
@@ -472,6 +479,17 @@ def test_a_username_too_long_once_normalised_is_a_clear_400(anon):
     body = assert_problem(register(anon, "\ufdf2" * 38), 400, "validation_error")
     assert "username" in body["errors"]
     assert register(anon, "\ufdf2" * 37).status_code == 201
+
+
+def test_a_username_of_any_script_is_taken_as_the_schema_says(anon):
+    """Letters of any script, as the service checks them: the schema states no pattern
+    (JSON Schema's \\w is ASCII's alone, and a generated client would refuse José)."""
+    schema = anon.get("/api/schema/?format=json").json()
+    username = schema["components"]["schemas"]["Register"]["properties"]["username"]
+    assert "pattern" not in username and (username["minLength"], username["maxLength"]) == (3, 150)
+    assert register(anon, "José").status_code == 201
+    for name in ("jo se", "jo/se", "jo"):
+        assert "username" in assert_problem(register(anon, name), 400, "validation_error")["errors"]
 
 
 def test_an_email_longer_than_the_column_is_a_clear_400(anon):

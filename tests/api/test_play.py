@@ -163,11 +163,22 @@ def test_events_states_audit_and_export(alice, carol, duel):
     assert export["Content-Type"] == "application/x-ndjson" and len(lines) == 4
 
 
-def test_a_format_a_view_cannot_answer_in_is_a_404_naming_those_it_can(alice, duel):
-    for path in ("", "/events", "/stream", "/export"):
+def test_a_format_a_view_cannot_answer_in_is_a_400_naming_those_it_can(alice, duel):
+    for path, formats in (
+        ("", "['json']"),
+        ("/events", "['json']"),
+        ("/stream", "['ndjson', 'sse']"),  # a stream is no JSON document
+        ("/export", "['ndjson']"),
+    ):
         refused = alice.get(f"/api/matches/{duel}{path}", {"format": "xml"})
-        detail = assert_problem(refused, 404, "not_found")["detail"]
-        assert "'xml'" in detail and "format is one of [" in detail and "'json'" in detail
+        problem = assert_problem(refused, 400, "validation_error")
+        assert (
+            f"no answer here in the format 'xml': format is one of {formats}" in problem["detail"]
+        )
+        assert problem["errors"] == {"format": [f"one of {formats}"]}
+    for path in ("/stream", "/export"):
+        json_only = alice.get(f"/api/matches/{duel}{path}", HTTP_ACCEPT="application/json")
+        assert_problem(json_only, 406, "not_acceptable")
     assert alice.get(f"/api/matches/{duel}", {"format": "json"}).status_code == 200
 
 

@@ -213,3 +213,41 @@ def test_each_read_checks_the_query_parameters_its_schema_lists(client):
         assert listed - {"format"} == {param.name for param in view.query}, path
         checked += 1
     assert checked >= 10
+
+
+@pytest.mark.django_db
+def test_each_games_requests_say_what_the_service_takes(client):
+    """A body the schema allows is one the service can take: each game's match request
+    offers only its own options and seat counts, and an action no field it refuses."""
+    components = client.get("/api/schema/?format=json").json()["components"]["schemas"]
+    for name, seats in (("Golf", (2, 6)), ("Hearts", (3, 5)), ("Ninety-Nine", (3, 3))):
+        create = components[f"{name}MatchCreate"]["properties"]
+        assert (create["seats"]["minItems"], create["seats"]["maxItems"]) == seats
+        assert ("round_pause_seconds" in create) == (name == "Golf")  # a pause between rounds
+        for action in (n for n in components if n.startswith(f"{name}Action_")):
+            assert components[action]["additionalProperties"] is False, action
+    overrides = components["GolfRuleOverrides"]["properties"]
+    assert "points" not in overrides  # derived from the rules, never sent
+    assert overrides["max_turns"]["maximum"] == 1000  # MAX_TURNS_PER_HOLE
+    assert overrides["values"]["additionalProperties"] == {
+        "type": "integer",
+        "minimum": -20,
+        "maximum": 50,
+    }
+
+
+@pytest.mark.django_db
+def test_every_operation_declares_the_answers_any_request_may_get(client, django_user_model):
+    """A token that is not valid is refused even where none is needed, as are a long URL and
+    an Accept nothing here is sent in: every operation declares those answers."""
+    document = client.get("/api/schema/?format=json").json()
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            declared = set(operation["responses"])
+            assert {"400", "401", "403", "406", "414", "429", "431", "503"} <= declared, (
+                method,
+                path,
+            )
+    bad = {"HTTP_AUTHORIZATION": "Token not-a-token"}
+    assert client.get("/api/games", **bad).status_code == 401  # (its schema checked, too)
+    assert client.get("/api/games", {"format": "xml"}).status_code == 400

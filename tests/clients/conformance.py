@@ -12,8 +12,9 @@ into JSON Schema the strict way:
 * formats (``date-time``, ``uuid``) are checked.
 
 ``SchemaConformanceMiddleware`` (in the test settings) checks each response of an
-operation the schema declares: its status must be declared, and a JSON body (also
-``application/problem+json``) must be valid against that status's schema. Faults are
+operation the schema declares: its status must be declared, the headers it declares
+required must be sent, and a JSON body (also ``application/problem+json``) must be valid
+against that status's schema. Faults are
 collected in ``FAULTS``; the suite's autouse fixture fails the test that received them.
 """
 
@@ -124,7 +125,15 @@ class Operations:
                 return template
         return None
 
-    def check(self, method: str, path: str, status: int, content_type: str, body: bytes) -> str:
+    def check(
+        self,
+        method: str,
+        path: str,
+        status: int,
+        content_type: str,
+        body: bytes,
+        headers: Mapping[str, str] | None = None,
+    ) -> str:
         """What is wrong with this response, or "" when nothing is."""
         template = self.template(path)
         operation = self.spec["paths"].get(template, {}).get(method.lower()) if template else None
@@ -134,6 +143,10 @@ class Operations:
         response = responses.get(str(status)) or responses.get("default")
         if response is None:
             return f"status {status} is not declared"
+        if headers is not None:
+            for name, header in response.get("headers", {}).items():
+                if header.get("required") and name not in headers:
+                    return f"the required header {name} was not sent"
         media = content_type.split(";")[0].strip()
         if not body:
             return (
@@ -185,6 +198,7 @@ class SchemaConformanceMiddleware:
             response.status_code,
             response.get("Content-Type", ""),
             response.content,
+            response.headers,
         )
         if fault:
             with _lock:

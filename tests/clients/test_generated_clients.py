@@ -145,6 +145,11 @@ def test_the_response_check_refuses_what_the_schema_does_not_declare():
     assert "418" in ops.check("GET", "/api/me", 418, "application/json", ok)
     # null where the schema does not allow it, deep in a view
     assert ops.check("GET", "/api/me", 200, "application/json", b'{"id": null}')
+    # a header the schema says is always sent, missing
+    problem = b'{"type": "x", "title": "t", "status": 429, "detail": "d", "code": "throttled"}'
+    throttled = ("GET", "/api/me", 429, "application/problem+json", problem)
+    assert ops.check(*throttled, {"Retry-After": "3"}) == ""
+    assert "Retry-After" in ops.check(*throttled, {})
 
 
 def test_nullable_means_null_only_beside_a_type():
