@@ -25,6 +25,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -477,7 +478,9 @@ def _lock_account(user: AbstractBaseUser) -> None:
     # locks a write takes on the account's row (its idempotency record's foreign key)
     # under another match's lock, which would deadlock with this one's order (account,
     # then match)
-    locked = type(user).objects.select_for_update(no_key=True).filter(pk=user.pk).first()
+    # (the user model, not type(user): a session's user is a lazy object)
+    accounts = get_user_model().objects
+    locked = accounts.select_for_update(no_key=True).filter(pk=user.pk).first()
     if locked is None:
         raise errors.PermissionDenied("this account no longer exists")
     if getattr(locked, "suspended_at", None) is not None:

@@ -691,3 +691,23 @@ def test_options_answers_tell_nothing_of_the_code(alice, duel):
         answer = alice.options(path)
         assert answer.status_code == 200
         assert ".py" not in answer.json().get("description", ""), path
+
+
+def test_a_session_plays_as_a_token_does(users, bob):
+    """The admin's log-in (a session) is accepted by the API, with Django's CSRF check on
+    writes: making and joining a match locked the account through the session's lazy user
+    object's class, a 500."""
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(users["alice"])
+    body = json.dumps({"seats": [{"type": "me"}, {"type": "open"}]})
+    refused = browser.post("/api/matches", body, content_type="application/json")
+    assert_problem(refused, 403, "permission_denied")  # no CSRF token: refused, not a 500
+    browser.get("/admin/login/")  # a page that sets the CSRF cookie
+    csrf = {"HTTP_X_CSRFTOKEN": browser.cookies["csrftoken"].value}
+    created = browser.post("/api/matches", body, content_type="application/json", **csrf)
+    assert created.status_code == 201, created.content
+    lobby = bob.post("/api/matches", json.loads(body), format="json").json()["id"]
+    joined = browser.post(
+        f"/api/matches/{lobby}/join", "{}", content_type="application/json", **csrf
+    )
+    assert joined.status_code == 200 and joined.json()["your_seat"] == 1
