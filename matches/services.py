@@ -233,19 +233,18 @@ def _new_wait(
     opening flips), whose clock runs on for the others, and a turn the seat goes on with
     (the game's ``turn_goes_on_phases``: Golf's second opening flip, or its placement after
     a draw). So the seat that makes the last of several choices, or wins a trick, and acts
-    next (leads, draws, says it is ready after a hole) has a new wait."""
+    next (leads, draws, says it is ready after a hole) has a new wait; and so have the
+    seats of a new round, or of the end of a pause, even where they are the seats that
+    were waited for (a local match's: one ``next`` ends its pause)."""
+    was, info = game.summary(before), game.info
+    if now.round != was.round or (
+        was.phase in info.pause_phases and now.phase not in info.pause_phases
+    ):  # a new round's first move is a new turn, and so is the first after a pause
+        return True
     before_set, after_set = set(waited), set(to_act)
     if after_set < before_set or (after_set == before_set and len(after_set) > 1):
         return False
-    if after_set != before_set:
-        return True
-    was, info = game.summary(before), game.info  # (only where the same seat acts on)
-    goes_on = (
-        now.phase in info.turn_goes_on_phases
-        and now.round == was.round  # (a new round's first move is a new turn)
-        and was.phase not in info.pause_phases  # (so is the first move after a pause)
-    )
-    return not goes_on
+    return after_set != before_set or now.phase not in info.turn_goes_on_phases
 
 
 def _com_to_act(match: Match, state: State) -> bool:

@@ -12,6 +12,7 @@ from django.utils import timezone
 from matches.models import FollowUp, FollowUpKind, Match, MatchEvent
 from matches.selectors import match_view
 from matches.services import com_turn, match_abort, match_act, match_create, match_join
+from matches.store import load_state
 from matches.tasks import sweep, turn_timer
 
 pytestmark = pytest.mark.django_db
@@ -164,6 +165,48 @@ def test_the_first_flip_after_the_pause_is_a_new_wait(alice, django_capture_on_c
     match.refresh_from_db()
     assert (match.phase, match.round, match.seats_to_act) == ("flips", 3, [0])
     assert timezone.now() - match.turn_started_at < timedelta(seconds=30)
+
+
+@pytest.mark.parametrize(
+    ("rules", "seats"),
+    [
+        ({}, ["me", "me"]),  # simultaneous flips: the seats the pause waited for
+        ({"opening_flips": "in_turn"}, ["me", "me", "com"]),  # fewer of them
+        ({"initial_flips": 0}, ["me", "me"]),  # a first draw
+    ],
+)
+def test_a_local_matchs_new_hole_has_a_new_wait(
+    rules, seats, alice, django_capture_on_commit_callbacks
+):
+    """One ``next`` ends a local match's pause: the new hole's first seats are those the
+    pause waited for, or some of them, and their turn is a new one, not what the scores'
+    reading left of the pause (the timer played it at once)."""
+    from games import get_game
+
+    game = get_game("golf")
+    with django_capture_on_commit_callbacks(execute=True):
+        match = match_create(
+            creator=alice,
+            rules={"holes": 2, "local": True, **rules},
+            seats=[{"type": kind} for kind in seats],
+            turn_timeout=60,
+            round_pause_seconds=600,
+            seed=bytes(32),
+        )
+    while match.phase != "hole_over":
+        seat = match.seat_of_user(alice.pk)
+        action = game.legal_actions(load_state(match), seat)[0]
+        with django_capture_on_commit_callbacks(execute=True):
+            match_act(match_id=match.id, user=alice, action=game.action_to_json(action))
+        match.refresh_from_db()
+    five_minutes_ago = timezone.now() - timedelta(minutes=5)  # the scores read for a while
+    Match.objects.filter(pk=match.pk).update(turn_started_at=five_minutes_ago)
+    paused_at = match.version
+    with django_capture_on_commit_callbacks(execute=True):
+        match_act(match_id=match.id, user=alice, action={"type": "next"})
+    match.refresh_from_db()
+    assert match.round == 2 and timezone.now() - match.turn_started_at < timedelta(seconds=30)
+    assert not [e for e in events_of(match) if e.seq > paused_at and e.actor.startswith("timer")]
 
 
 def test_a_timed_out_turn_is_played_by_the_server(alice, bob):
