@@ -21,7 +21,7 @@ import random
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -29,7 +29,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import BooleanField, Q
+from django.db.models import BooleanField, Case, DurationField, F, Func, Q, QuerySet, When
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
@@ -37,7 +37,7 @@ from django.utils.crypto import salted_hmac
 from accounts.tokens import TokenCheck, token_failure, token_sql
 from cards.protocol import COM, HUMAN, OPEN, Game, Summary
 from cards.shuffle import commitment_of, new_seed
-from games import DEFAULT_GAME, UnknownGame, get_game
+from games import DEFAULT_GAME, UnknownGame, all_games, get_game
 from matches import errors
 from matches.models import (
     ENDED_STATUSES,
@@ -94,6 +94,33 @@ def turn_limit(match: Match) -> int | None:
     if match.round_pause_seconds is not None and match.phase in game_of(match).info.pause_phases:
         return match.round_pause_seconds
     return match.turn_timeout
+
+
+def overdue_timers(before: datetime) -> QuerySet[Match]:
+    """The active matches whose humans' time (:func:`turn_limit`) ran out before
+    ``before``, each with its ``deadline``: worked out in SQL (over the active matches'
+    partial index), so that a read of them costs the overdue ones, not every timed match."""
+    in_pause = Q()
+    for game in all_games():
+        if game.info.pause_phases:
+            in_pause |= Q(game=game.info.name, phase__in=list(game.info.pause_phases))
+    limit: Any = F("turn_timeout")
+    if in_pause:  # the round pause's bound, when the match is in one and has one
+        pausing = Q(round_pause_seconds__isnull=False) & in_pause
+        limit = Case(When(pausing, then=F("round_pause_seconds")), default=limit)
+    interval = Func(
+        limit,
+        function="make_interval",
+        template="make_interval(secs => %(expressions)s)",
+        output_field=DurationField(),
+    )
+    return (
+        Match.objects.filter(status=MatchStatus.ACTIVE, turn_started_at__isnull=False)
+        .filter(Q(turn_timeout__isnull=False) | Q(round_pause_seconds__isnull=False))
+        .annotate(deadline=F("turn_started_at") + interval)
+        .filter(deadline__lte=before)
+        .order_by()
+    )
 
 
 def _followup(match: Match, state: State) -> FollowUp | None:

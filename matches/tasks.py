@@ -16,7 +16,6 @@ from celery import shared_task
 from django.conf import settings
 from django.core.cache import cache
 from django.db import OperationalError
-from django.db.models import Q
 from django.utils import timezone
 
 from matches import services
@@ -76,8 +75,9 @@ def _run_com_turns_eagerly(match_id: str, version: int) -> None:
 
 
 def stalled_matches(older_than: float) -> list[tuple[str, int, str]]:
-    """Active matches waiting longer than ``older_than`` seconds on a COM (``com``) or on a
-    human past their turn timeout (``timer``): ``(match id, version, kind)``."""
+    """Active matches waiting longer than ``older_than`` seconds on a COM (``com``), or on
+    humans whose time ran out longer ago than that (``timer``; the outbox's countdown
+    fires it when it runs out): ``(match id, version, kind)``."""
     cutoff = timezone.now() - timedelta(seconds=older_than)
     waiting_on_com = Match.objects.filter(
         status=MatchStatus.ACTIVE,
@@ -85,27 +85,9 @@ def stalled_matches(older_than: float) -> list[tuple[str, int, str]]:
         seats__kind=SeatKind.COM,
         seats__to_act=True,
     ).values_list("id", "version")
-    found = [(str(i), v, "com") for i, v in waiting_on_com.distinct()]
-    now = timezone.now()
-    timed = (
-        Match.objects.filter(status=MatchStatus.ACTIVE, turn_started_at__isnull=False)
-        .filter(Q(turn_timeout__isnull=False) | Q(round_pause_seconds__isnull=False))
-        .only(
-            "id",
-            "game",
-            "version",
-            "phase",
-            "turn_timeout",
-            "round_pause_seconds",
-            "turn_started_at",
-        )
-    )
-    for match in timed:
-        limit = services.turn_limit(match)
-        assert match.turn_started_at is not None
-        if limit is not None and match.turn_started_at + timedelta(seconds=limit) <= now:
-            found.append((str(match.id), match.version, "timer"))
-    return found
+    found = [(str(i), v, "com") for i, v in waiting_on_com.order_by().distinct()]
+    timed = services.overdue_timers(cutoff).values_list("id", "version")
+    return found + [(str(i), v, "timer") for i, v in timed]
 
 
 def republish_due(limit: int = 500) -> list[FollowUp]:

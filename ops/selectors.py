@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.conf import settings
-from django.db.models import Case, Count, DurationField, F, Func, Min, Q, When
+from django.db.models import Count, Min, Q
 from django.utils import timezone
 
-from games import all_games
 from matches.models import FollowUp, Match, MatchStatus, Seat, SeatKind
+from matches.services import overdue_timers
 from ops import connection
 
 STALLED_LIMIT = 50
@@ -55,15 +54,6 @@ class Stalled:
         return (now - self.waiting_since).total_seconds()
 
 
-def _make_interval(seconds: Any) -> Func:
-    return Func(
-        seconds,
-        function="make_interval",
-        template="make_interval(secs => %(expressions)s)",
-        output_field=DurationField(),
-    )
-
-
 def stalled(older_than: float | None = None, limit: int = STALLED_LIMIT) -> list[Stalled]:
     """Active matches waiting on a COM for longer than ``older_than`` seconds
     (``COM_STALL_SECONDS`` by default), or on a turn timer whose deadline passed longer
@@ -83,18 +73,8 @@ def stalled(older_than: float | None = None, limit: int = STALLED_LIMIT) -> list
         .values_list("id", "game", "version", "turn_started_at")[:limit]
     )
     found = [Stalled(str(i), g, v, "com", t) for i, g, v, t in on_com]
-    in_pause = Q()
-    for game in all_games():
-        if game.info.pause_phases:
-            in_pause |= Q(game=game.info.name, phase__in=list(game.info.pause_phases))
-    limit_seconds: Any = F("turn_timeout")
-    if in_pause:  # the round pause's limit when the match is in one and bounds it
-        pausing = Q(round_pause_seconds__isnull=False) & in_pause
-        limit_seconds = Case(When(pausing, then=F("round_pause_seconds")), default=limit_seconds)
     timed = (
-        active.filter(Q(turn_timeout__isnull=False) | Q(round_pause_seconds__isnull=False))
-        .annotate(deadline=F("turn_started_at") + _make_interval(limit_seconds))
-        .filter(deadline__lte=cutoff)
+        overdue_timers(cutoff)
         .order_by("deadline")
         .values_list("id", "game", "version", "deadline")[:limit]
     )

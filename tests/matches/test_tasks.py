@@ -209,6 +209,25 @@ def test_a_local_matchs_new_hole_has_a_new_wait(
     assert not [e for e in events_of(match) if e.seq > paused_at and e.actor.startswith("timer")]
 
 
+def test_the_sweeper_takes_a_timer_once_it_is_as_late_as_a_stall(
+    alice, bob, django_assert_max_num_queries
+):
+    """The backstop re-sends a timer the outbox's countdown has not fired ``older_than``
+    after its deadline (the deadline worked out in the query, not for every timed match
+    in Python); not one that is not due yet (a day's, say), nor one just due."""
+    from matches.tasks import stalled_matches
+
+    matches = [timed_duel(alice, bob, timeout=86400) for _ in range(3)]  # due in a day
+    late, later = matches[:2]
+    for match, seconds in ((late, 86400 + 10), (later, 86400 + 60)):
+        began = timezone.now() - timedelta(seconds=seconds)
+        Match.objects.filter(pk=match.pk).update(turn_started_at=began)
+    with django_assert_max_num_queries(2):
+        stalled = stalled_matches(30)
+    assert stalled == [(str(later.id), later.version, "timer")]
+    assert {m for m, _, _ in stalled_matches(0)} == {str(late.id), str(later.id)}
+
+
 def test_a_timed_out_turn_is_played_by_the_server(alice, bob):
     match = timed_duel(alice, bob)
     assert turn_timer.apply(args=(str(match.id), match.version)).get() == 0  # not yet due
