@@ -74,8 +74,9 @@ class Knowledge:
             known[view.passed_to].extend(
                 to_int(c) for c in view.passed if not played >> to_int(c) & 1
             )
-        for other, card in view.seen:
-            known[other].append(to_int(card))
+        for other, card in view.seen:  # (a card passed to it may be among them)
+            if to_int(card) not in known[other]:
+                known[other].append(to_int(card))
         return cls(
             seat=seat,
             n=n,

@@ -96,6 +96,39 @@ def test_knowledge_reads_voids_and_the_cards_passed():
         assert sorted(c for h in sample for c in h) == list(range(52))
 
 
+def test_a_card_passed_and_seen_again_after_an_undo_is_known_once():
+    """The receiver played a card this seat had passed it, and this seat undid the play:
+    the card is known twice (passed, and seen), once in what this seat knows. Counted
+    twice, the receiver's hand held more known cards than cards, and the deals drawn had
+    the wrong number of cards in each hand (or none: the hint's search failed)."""
+    rules = Rules.from_preset("hearts-classic", undo=True, max_deals=1)
+    found = 0
+    for seed in range(40):
+        if found >= 3:
+            break
+        rng = random.Random(seed)
+        kinds = ["human", "com", "com", "com"]
+        state = replay(start_match(rules, kinds, rng.randbytes(32)))
+        for _ in range(120):
+            if state.phase != Phase.PLAYING and state.phase != Phase.PASSING:
+                break
+            seat = rng.choice(list(HEARTS.seats_to_act(state)))
+            view = view_for(state, seat)
+            if seat == 0 and state.phase == Phase.PLAYING and view.seen and view.passed:
+                know = Knowledge.from_view(view, rules)
+                doubled = {c for _, c in view.seen} & set(view.passed)
+                found += bool(doubled)
+                for cards, size in zip(know.known, know.sizes, strict=True):
+                    assert len(set(cards)) == len(cards) <= size
+                for sample in Posterior(know, 0.03).draw(rng, 4, thin=2, burn=6):
+                    assert [len(h) for h in sample] == list(know.sizes)
+                    assert len({c for h in sample for c in h}) == sum(know.sizes)
+                assert HEARTS.hint(state, seat)["action"]
+            action = rng.choice(legal_actions(state, seat))
+            state = replay(HEARTS.decide(state, seat, action), state)
+    assert found  # the case arose
+
+
 def test_the_sampler_respects_voids():
     # seat 1 holds every club but the 2 (seat 3 leads it): seat 2 shows a void in clubs
     hands = hands_with(4, {1: [*CLUBS_3_TO_A, "AH"]})
