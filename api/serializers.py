@@ -257,7 +257,9 @@ class MatchDetailSerializer(MatchSummarySerializer):
     hints_enabled = serializers.BooleanField()
     turn_timeout = serializers.IntegerField(allow_null=True)
     round_pause_seconds = serializers.IntegerField(
-        allow_null=True, help_text="how long the pause between rounds waits; null: no bound"
+        allow_null=True,
+        help_text="how long the pause between rounds waits; null: turn_timeout bounds it "
+        "(when set)",
     )
     local = serializers.BooleanField(help_text="pass-and-play: the creator holds every human seat")
     seed_commitment = serializers.CharField(help_text="SHA-256 of the secret seed, from the start")
@@ -333,7 +335,8 @@ class MatchCreateSerializer(StrictSerializer):
         min_value=0,
         max_value=24 * 3600,
         help_text="seconds the pause after a round (Golf: after a hole, phase hole_over) waits "
-        "for every human's 'next' before the server sends it; absent or null: it waits",
+        "for every human's 'next' before the server sends it; absent or null: as long as a "
+        "turn (turn_timeout), or, without one, for good",
     )
     hole_pause_seconds = serializers.IntegerField(
         required=False,
