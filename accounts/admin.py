@@ -152,11 +152,31 @@ class AccountAdmin(FilterLookupsOnly, ActionsNeedPermission, UserAdmin):
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         """Another operator's account (a superuser's among them) is a superuser's to change,
         its password too: a moderator changes players' accounts and its own."""
-        operator = request.user
-        others = obj is not None and (obj.is_staff or obj.is_superuser) and obj.pk != operator.pk
-        if others and not operator.is_superuser:
+        if self._another_operators(request, obj):
             return False
         return bool(super().has_change_permission(request, obj))
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """... and to delete."""
+        if self._another_operators(request, obj):
+            return False
+        return bool(super().has_delete_permission(request, obj))
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
+        """The list's bulk delete takes the same care as the page's (Django asks only for
+        the permission on the model)."""
+        if any(self._another_operators(request, user) for user in queryset):
+            raise PermissionDenied("another operator's account is a superuser's to delete")
+        super().delete_queryset(request, queryset)
+
+    @staticmethod
+    def _another_operators(request: HttpRequest, obj: Any) -> bool:
+        """``obj`` is an account of another staff member or superuser, and the operator no
+        superuser."""
+        operator = request.user
+        if obj is None or operator.is_superuser or obj.pk == operator.pk:
+            return False
+        return bool(obj.is_staff or obj.is_superuser)
 
     def has_suspend_permission(self, request: HttpRequest) -> bool:
         return bool(request.user.has_perm(SUSPEND_PERMISSION))

@@ -502,3 +502,20 @@ def test_a_moderator_can_neither_raise_its_privileges_nor_change_another_operato
     # a player's password it may set (a moderator's job)
     reset = client.post(reverse("admin:auth_user_password_change", args=[alice.pk]), password)
     assert reset.status_code == 302
+
+
+def test_a_moderator_cannot_delete_another_operator(client, alice, moderator, django_user_model):
+    grant(moderator, "delete_user")
+    root = django_user_model.objects.create_superuser("root", password="pw-root-123")
+    client.force_login(moderator)
+    page = reverse("admin:accounts_user_delete", args=[root.pk])
+    assert client.get(page).status_code == 403
+    assert client.post(page, {"post": "yes"}).status_code == 403
+    changelist = reverse("admin:accounts_user_changelist")
+    bulk = {"action": "delete_selected", "_selected_action": [root.pk, alice.pk], "post": "yes"}
+    client.post(changelist, bulk)
+    assert django_user_model.objects.filter(pk__in=[root.pk, alice.pk]).count() == 2
+    # a player's account it may delete (one with no match: a seat keeps its account)
+    single = {"action": "delete_selected", "_selected_action": [alice.pk], "post": "yes"}
+    assert client.post(changelist, single).status_code == 302
+    assert not django_user_model.objects.filter(pk=alice.pk).exists()
