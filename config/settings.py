@@ -333,6 +333,10 @@ COM_STALL_SECONDS = env_int("COM_STALL_SECONDS", 30)
 # A lobby nobody has joined (or left as it was) for this long is aborted: lobbies are
 # listed to everyone, and would otherwise pile up for good (docs/security.md).
 LOBBY_EXPIRY_HOURS = env_int("LOBBY_EXPIRY_HOURS", 7 * 24)
+# A match under way that nobody has moved in for this long is aborted: every player's place
+# among its unfinished matches (MAX_UNFINISHED_MATCHES) would otherwise be held for good
+# by whoever stopped playing a match without a turn timer.
+MATCH_IDLE_DAYS = env_int("MATCH_IDLE_DAYS", 30)
 CELERY_BEAT_SCHEDULE = {
     "sweep-stalled-matches": {
         "task": "matches.tasks.sweep_stalled",
@@ -340,8 +344,8 @@ CELERY_BEAT_SCHEDULE = {
         # a sweep still queued when the next is due is dropped, not run in a pile after it
         "options": {"expires": float(env_int("SWEEP_INTERVAL_SECONDS", 5))},
     },
-    "expire-stale-lobbies": {
-        "task": "matches.tasks.expire_stale_lobbies",
+    "expire-idle-matches": {
+        "task": "matches.tasks.expire_idle_matches",
         "schedule": 600.0,
         # (no one waits on it: it keeps off the queue of the turns people wait for)
         "options": {"expires": 600.0, "queue": BACKGROUND_QUEUE},

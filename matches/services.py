@@ -329,14 +329,17 @@ def _check_quota(
             )
 
 
-def _check_unfinished(user: AbstractBaseUser) -> None:
+def _check_unfinished(user: AbstractBaseUser, joining: Match | None = None) -> None:
     """Refuse a match to an account already in ``MAX_UNFINISHED_MATCHES`` unfinished ones
     (made or joined; its row locked by the caller). Joins count too: each match one joins
-    is a creator's lobby one may hold up, and only its creator's bound was counted."""
+    is a creator's lobby one may hold up, and only its creator's bound was counted. (A
+    match being joined that the account made already counts: it is not counted again.)"""
     seated = Seat.objects.filter(user=user).values("match_id")
     unfinished = Match.objects.filter(Q(created_by=user) | Q(pk__in=seated)).exclude(
         status__in=ENDED_STATUSES
     )
+    if joining is not None:
+        unfinished = unfinished.exclude(pk=joining.pk)
     if unfinished.count() >= settings.MAX_UNFINISHED_MATCHES:
         raise errors.TooManyMatches(
             f"you are in {settings.MAX_UNFINISHED_MATCHES} unfinished matches: finish one first",
@@ -537,7 +540,7 @@ def match_join(*, match_id: object, user: AbstractBaseUser, seat: int | None = N
         raise errors.NoOpenSeat(
             "that seat is not open" if seat is not None else "the match has no open seat"
         )
-    _check_unfinished(user)
+    _check_unfinished(user, joining=match)
     chosen = open_seats[0]
     chosen.kind = SeatKind.HUMAN
     chosen.user = user
@@ -880,17 +883,20 @@ def may_abort(match: Match, user: AbstractBaseUser) -> bool:
 
 
 LOBBY_EXPIRED = "expired: no one joined in time"
+MATCH_EXPIRED = "expired: no one moved in time"
 
 
 @transaction.atomic
-def lobby_expire(*, match_id: object, idle: timedelta) -> bool:
-    """Abort a match still waiting for players that nothing has changed for ``idle`` (no
-    one joined): whether it was. Checked again under the lock: a join just now keeps it."""
+def idle_expire(*, match_id: object, idle: timedelta) -> bool:
+    """Abort a match that nothing has changed for ``idle``: a lobby no one joined, or a
+    match under way no one moved in (the system's abort: its seed is revealed); whether
+    it was. Checked again under the lock: a join or a move just now keeps it."""
     match = _lock(match_id)
-    if match.status != MatchStatus.WAITING or match.updated_at > timezone.now() - idle:
+    if match.ended or match.updated_at > timezone.now() - idle:
         return False
+    reason = LOBBY_EXPIRED if match.status == MatchStatus.WAITING else MATCH_EXPIRED
     state = load_state(match)
-    _commit_events(match, state, game_of(match).abort(state, LOBBY_EXPIRED), actor="system")
+    _commit_events(match, state, game_of(match).abort(state, reason), actor="system")
     return True
 
 

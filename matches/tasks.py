@@ -185,22 +185,29 @@ def sweep_stalled() -> int:
     return len(sweep())
 
 
-def expire_lobbies(limit: int = 500) -> list[str]:
-    """Abort the lobbies (matches waiting for players) idle for ``LOBBY_EXPIRY_HOURS``,
-    the longest idle first, at most ``limit`` at a time: their ids."""
-    idle = timedelta(hours=settings.LOBBY_EXPIRY_HOURS)
-    stale = (
-        Match.objects.filter(status=MatchStatus.WAITING, updated_at__lt=timezone.now() - idle)
-        .order_by("updated_at")
-        .values_list("id", flat=True)[:limit]
-    )
-    expired = [str(i) for i in stale if services.lobby_expire(match_id=i, idle=idle)]
-    if expired:
-        logger.info("expired %d lobbies nobody joined in %s", len(expired), idle)
+def expire_idle(limit: int = 500) -> list[str]:
+    """Abort the lobbies (matches waiting for players) idle for ``LOBBY_EXPIRY_HOURS`` and
+    the matches under way idle for ``MATCH_IDLE_DAYS``, the longest idle first, at most
+    ``limit`` of each at a time: their ids."""
+    now, expired = timezone.now(), []
+    for status, idle in (
+        (MatchStatus.WAITING, timedelta(hours=settings.LOBBY_EXPIRY_HOURS)),
+        (MatchStatus.ACTIVE, timedelta(days=settings.MATCH_IDLE_DAYS)),
+    ):
+        stale = (
+            Match.objects.filter(status=status, updated_at__lt=now - idle)
+            .order_by("updated_at")
+            .values_list("id", flat=True)[:limit]
+        )
+        ended = [str(i) for i in stale if services.idle_expire(match_id=i, idle=idle)]
+        if ended:
+            logger.info("expired %d %s matches idle for %s", len(ended), status, idle)
+        expired += ended
     return expired
 
 
 @shared_task(**{**TASK_OPTIONS, "acks_late": False})
-def expire_stale_lobbies() -> int:
-    """Periodic (Celery beat): abort the lobbies nobody joined in time."""
-    return len(expire_lobbies())
+def expire_idle_matches() -> int:
+    """Periodic (Celery beat): abort the lobbies nobody joined, and the matches nobody
+    moved in, in time."""
+    return len(expire_idle())

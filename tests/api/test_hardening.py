@@ -279,6 +279,11 @@ def test_the_matches_an_account_joins_count_among_its_unfinished_ones(alice, bob
     assert_problem(alice.post("/api/matches", lobby, format="json"), 409, "too_many_matches")
     assert alice.post(f"/api/matches/{mine}/abort", {}, format="json").status_code == 200
     assert alice.post(f"/api/matches/{bobs[1]}/join", {}, format="json").status_code == 200
+    # a match one made counts already: taking a seat in it adds nothing
+    settings.MAX_UNFINISHED_MATCHES = 3
+    watch = {"seats": [{"type": "open"}, {"type": "open"}], "spectate": True}
+    made = alice.post("/api/matches", watch, format="json").json()["id"]
+    assert alice.post(f"/api/matches/{made}/join", {}, format="json").status_code == 200
 
 
 def test_holes_cannot_be_made_endless(alice):

@@ -383,13 +383,13 @@ def test_the_sweeper_sends_a_stuck_match_s_work_once_per_stall_not_every_beat(al
 def test_lobbies_nobody_joined_in_time_expire(alice, bob, settings):
     """A lobby is listed to everyone: one left waiting for LOBBY_EXPIRY_HOURS is aborted
     (by the system, its seed revealed as any abort's), a lobby with a recent join is not,
-    nor a match under way however old."""
+    nor a match under way for that long."""
     from django.conf import settings as live
 
-    from matches.tasks import expire_lobbies
+    from matches.tasks import expire_idle
 
-    entry = live.CELERY_BEAT_SCHEDULE["expire-stale-lobbies"]
-    assert entry["task"] == "matches.tasks.expire_stale_lobbies"
+    entry = live.CELERY_BEAT_SCHEDULE["expire-idle-matches"]
+    assert entry["task"] == "matches.tasks.expire_idle_matches"
     assert entry["options"]["queue"] == live.BACKGROUND_QUEUE
     settings.LOBBY_EXPIRY_HOURS = 24
     seats = [{"type": "me"}, {"type": "open"}, {"type": "open"}]
@@ -401,7 +401,7 @@ def test_lobbies_nobody_joined_in_time_expire(alice, bob, settings):
     match_join(match_id=joined.id, user=bob)  # a join now: the lobby is alive
     match_join(match_id=playing.id, user=bob)
     Match.objects.filter(pk=playing.pk).update(updated_at=long_ago)
-    assert expire_lobbies() == [str(idle.id)]
+    assert expire_idle() == [str(idle.id)]
     idle.refresh_from_db()
     assert idle.status == "aborted"
     last = events_of(idle)[-1]
@@ -411,4 +411,25 @@ def test_lobbies_nobody_joined_in_time_expire(alice, bob, settings):
         "waiting",
         "active",
     }
-    assert expire_lobbies() == []  # (once)
+    assert expire_idle() == []  # (once)
+
+
+def test_a_match_nobody_moved_in_for_match_idle_days_expires(alice, bob, settings):
+    """A match under way without a turn timer, its player to act gone: the places it holds
+    among its players' unfinished matches are given back after MATCH_IDLE_DAYS, by the
+    system's abort; a match moved in since is kept, as is a finished one."""
+    from matches.tasks import expire_idle
+
+    settings.MATCH_IDLE_DAYS = 30
+    stuck, moving = (timed_duel(alice, bob, timeout=None) for _ in range(2))
+    long_ago = timezone.now() - timedelta(days=31)
+    Match.objects.filter(pk__in=[stuck.pk, moving.pk]).update(updated_at=long_ago)
+    match_act(match_id=moving.id, user=alice, action={"type": "draw"})  # a move now
+    assert expire_idle() == [str(stuck.id)]
+    stuck.refresh_from_db()
+    assert stuck.status == "aborted" and stuck.seed_commitment
+    last = events_of(stuck)[-1]
+    assert last.type == "match_aborted" and last.actor == "system"
+    assert last.payload["reason"] == "expired: no one moved in time"
+    assert Match.objects.get(pk=moving.pk).status == "active"
+    assert expire_idle() == []
