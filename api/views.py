@@ -559,10 +559,12 @@ class MatchListView(QueryChecked, APIView):
                 overrides[shortcut] = v[shortcut]
         for alias, owner in GAME_ALIASES.items():  # as the schema has it: that game's only
             if alias in v and v["game"] != owner:
+                pauses = any(g.info.pause_phases for g in all_games() if g.info.name == v["game"])
+                instead = "takes round_pause_seconds" if pauses else "has no pause between rounds"
                 raise invalid_field(
                     alias,
-                    f"{alias} is {owner}'s name for round_pause_seconds; "
-                    f"a {v['game']} match takes round_pause_seconds",
+                    f"{alias} is {owner}'s name for round_pause_seconds; a {v['game']} match "
+                    f"{instead}",
                     f"only for {owner}",
                 )
         if "round_pause_seconds" in v and "hole_pause_seconds" in v:
@@ -1071,6 +1073,11 @@ class ExportView(QueryChecked, APIView):
         description="The log as it is when asked (events written while it is read are not "
         "in it), sent 500 events at a time. While it is read it counts among the account's "
         "waits and streams (`429 too_many_waiters` beyond them).",
+        parameters=[  # (one format: not one drf-spectacular names on its own)
+            OpenApiParameter(
+                "format", {"type": "string", "enum": ["ndjson"]}, OpenApiParameter.QUERY
+            )
+        ],
         responses={(200, "application/x-ndjson"): OpenApiTypes.STR, **problems(401, 404, 429)},
     )
     def get(self, request: Request, match_id: str) -> HttpResponseBase:

@@ -47,13 +47,14 @@ def client() -> redis.Redis | None:
 
 
 def redis_py_url(url: str) -> str:
-    """The broker's URL as redis-py takes it: Celery's ``redis+socket:///path`` (with
-    ``?virtual_host=N`` for the database) is redis-py's ``unix:///path?db=N``."""
+    """The broker's URL as redis-py takes it: Celery's ``redis+socket://[:pw@]/path`` (with
+    ``?virtual_host=N`` for the database) is redis-py's ``unix://[:pw@]/path?db=N``."""
     if not url.startswith("redis+socket://"):
         return url
     parts = urlsplit(url)
     query = urlencode([("db" if k == "virtual_host" else k, v) for k, v in parse_qsl(parts.query)])
-    return f"unix://{parts.path}" + (f"?{query}" if query else "")
+    # the credentials as they are (":password@"), before the socket's path
+    return f"unix://{parts.netloc}{parts.path}" + (f"?{query}" if query else "")
 
 
 def failed(exc: Exception) -> None:

@@ -58,9 +58,9 @@ def stalled(older_than: float | None = None, limit: int = STALLED_LIMIT) -> list
     """Active matches waiting on a COM for longer than ``older_than`` seconds
     (``COM_STALL_SECONDS`` by default), or on a turn timer whose deadline passed longer
     ago than that, longest waiting first; at most ``limit`` of each kind. A subset of what
-    ``matches.tasks.stalled_matches`` finds (the sweeper takes a timer as soon as its
-    deadline passes; the page shows it only once it is that late), computed in SQL with
-    a limit so that it stays cheap on a large store."""
+    ``matches.tasks.stalled_matches`` finds (the same timers, by the same query, but at
+    most ``limit``), computed in SQL with a limit so that it stays cheap on a large
+    store."""
     if older_than is None:
         older_than = settings.COM_STALL_SECONDS
     now = timezone.now()

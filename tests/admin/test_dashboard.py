@@ -375,6 +375,11 @@ def test_a_unix_socket_broker_is_reached_as_celery_names_it():
         kwargs = redis.connection_pool.connection_kwargs
         assert (kwargs["path"], kwargs["db"]) == ("/run/redis/redis.sock", 3)
     assert connection.redis_py_url(UNREACHABLE) == UNREACHABLE
+    with override_settings(CELERY_BROKER_URL="redis+socket://:s3cret@/run/redis.sock"):
+        redis = connection.client()
+        assert redis is not None
+        kwargs = redis.connection_pool.connection_kwargs
+        assert (kwargs["path"], kwargs["password"]) == ("/run/redis.sock", "s3cret")
 
 
 def test_a_broker_url_the_client_cannot_read_is_unavailable_not_an_error(admin_client, caplog):

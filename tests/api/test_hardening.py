@@ -521,7 +521,9 @@ def test_golfs_name_for_the_round_pause_is_refused_for_other_games(alice, game):
     response = alice.post(
         "/api/matches", {"game": game, "seats": seats, "hole_pause_seconds": 5}, format="json"
     )
-    assert "hole_pause_seconds" in assert_problem(response, 400, "validation_error")["errors"]
+    problem = assert_problem(response, 400, "validation_error")
+    assert "hole_pause_seconds" in problem["errors"]
+    assert f"a {game} match has no pause between rounds" in problem["detail"]  # nothing to bound
     assert not Match.objects.exists()
 
 

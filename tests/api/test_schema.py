@@ -248,6 +248,15 @@ def test_every_operation_declares_the_answers_any_request_may_get(client, django
                 method,
                 path,
             )
+    formats = {
+        path: next(p["schema"]["enum"] for p in ops["get"]["parameters"] if p["name"] == "format")
+        for path, ops in document["paths"].items()
+        if path.endswith(("/stream", "/export"))
+    }
+    assert formats == {
+        "/api/matches/{match_id}/stream": ["ndjson", "sse"],
+        "/api/matches/{match_id}/export": ["ndjson"],
+    }
     bad = {"HTTP_AUTHORIZATION": "Token not-a-token"}
     assert client.get("/api/games", **bad).status_code == 401  # (its schema checked, too)
     assert client.get("/api/games", {"format": "xml"}).status_code == 400
