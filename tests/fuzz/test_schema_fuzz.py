@@ -90,6 +90,7 @@ TABLES = {
     "ninety-nine": [{"type": "me"}, {"type": "open"}, {"type": "com", "level": "normal"}],
 }
 assert set(TABLES) == {game.info.name for game in all_games()}, "a table for every game"
+FIRST_GAME = min(TABLES)
 
 
 @pytest.fixture(params=sorted(TABLES))
@@ -98,14 +99,15 @@ def participant(request, wsgi_calls, django_user_model):
     bob = django_user_model.objects.create_user("bob", password="pw-bob-123")
     match = services.match_create(creator=alice, game=request.param, seats=TABLES[request.param])
     services.match_join(match_id=match.id, user=bob)
-    token, _ = Token.objects.get_or_create(user=alice)
-    return {"match_id": str(match.id), "token": token.key}
+    return {"game": request.param, "match_id": str(match.id), "user": alice}
 
 
 @schema.parametrize()
 # One match serves all of an operation's examples: they act on it in turn, as clients would.
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
 def test_every_operation_conforms_and_never_fails(case, participant):
+    if "{match_id}" not in case.operation.path and participant["game"] != FIRST_GAME:
+        pytest.skip("no match in its path: fuzzed once, with the first game's table")
     parameters = case.path_parameters or {}
     if "match_id" in parameters:
         try:
@@ -114,5 +116,6 @@ def test_every_operation_conforms_and_never_fails(case, participant):
             pass  # a malformed id stays: it must get a clean 404
         else:
             parameters["match_id"] = participant["match_id"]
-    auth = {"Authorization": f"Token {participant['token']}"}
-    case.call_and_validate(headers=auth, checks=CHECKS)
+    # (an example of DELETE /api/auth/token revokes it: the next gets a new one)
+    token, _ = Token.objects.get_or_create(user=participant["user"])
+    case.call_and_validate(headers={"Authorization": f"Token {token.key}"}, checks=CHECKS)
