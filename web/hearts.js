@@ -69,6 +69,11 @@ export class HeartsTable extends Table {
     return "You may take back your last card.";
   }
 
+  /** Whether the rules count the jack of diamonds (the view says who took it either way). */
+  jackCounts() {
+    return /** @type {{jack_of_diamonds?: string}} */ (this.detail.rules).jack_of_diamonds === "minus_10";
+  }
+
   render() {
     const view = this.shown();
     if (!view) return;
@@ -81,7 +86,7 @@ export class HeartsTable extends Table {
       view.phase === "passing" || view.pass ? `Passing: ${DIRECTIONS[view.direction]}` : "",
       view.hearts_broken ? "Hearts are broken" : "Hearts not broken yet",
       view.removed.length ? `Out of play: ${view.removed.map(cardName).join(", ")}` : "",
-      view.jack === null ? "" : `${capital(this.seatName(view.jack))} took the jack of diamonds (−10)`,
+      view.jack === null || !this.jackCounts() ? "" : `${capital(this.seatName(view.jack))} took the jack of diamonds (−10)`,
     ].filter(Boolean);
     table.append(el("p", { class: "facts" }, [facts.join(" · ")]));
 
@@ -91,6 +96,8 @@ export class HeartsTable extends Table {
       if (seat !== me) others.append(this.opponent(view, seat));
     });
     play.append(others, this.trickArea(view.trick, view.leader, "The trick"));
+    const last = view.trick.length === 0 ? view.tricks.at(-1) : undefined;
+    if (last) play.append(this.lastTrick(last.cards.map((card, i) => ({ seat: (last.leader + i) % view.players.length, card })), last.winner));
     if (me !== null) play.append(this.myHand(view, me, legal));
     play.append(this.actionBar(view, legal), ...this.promptNodes(this.prompt(view)));
     const side = el("div", { class: "side" }, [this.taken(view), this.dealScores(view), this.moveLog()]);

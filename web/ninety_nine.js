@@ -79,7 +79,14 @@ export class NinetyNineTable extends Table {
         ? `Choose ${plural(left, "more bid card")} to lay aside (clubs 3, hearts 2, spades 1, diamonds 0).${so}`
         : `Bid ${plural(contractOf(this.chosen), "trick")} with these three cards, or click one to choose another.`;
     }
-    if (view.phase === "premium") return "A premium bid? Declare (your bid shown, 30 more) or reveal (your hand shown too, 60 more), or pass.";
+    if (view.phase === "premium") {
+      const calls = new Set(view.legal_actions.map((a) => a.type));
+      const offers = [
+        calls.has("declare") ? "declare (your bid shown, 30 more)" : "",
+        calls.has("reveal") ? "reveal (your hand shown too, 60 more)" : "",
+      ].filter(Boolean);
+      return `A premium bid? ${capital(offers.join(" or "))}, or pass.`;
+    }
     return view.trick.plays.length === 0 ? "Your lead: click a card to play it." : "Your turn: click a card to play it to the trick.";
   }
 
@@ -99,6 +106,8 @@ export class NinetyNineTable extends Table {
       if (seat !== me) others.append(this.opponent(view, seat));
     });
     play.append(others, this.trickArea(view.trick.plays, view.trick.leader, "The trick"));
+    const last = view.trick.plays.length === 0 ? view.tricks.at(-1) : undefined;
+    if (last) play.append(this.lastTrick(last.plays, last.winner));
     if (me !== null) play.append(this.myHand(view, me, legal));
     play.append(this.actionBar(view, legal), ...this.promptNodes(this.prompt(view)));
     const side = el("div", { class: "side" }, [this.contracts(view), this.lastDeal(view), this.dealScores(view), this.moveLog()]);

@@ -130,10 +130,11 @@ export class Table {
     this.passing = false;
     /** @type {string[]} the move log's lines, the last 8 */
     this.log = [];
-    // The prompt (what to do next) and the move log are live regions, made once per table
+    // The prompt (what to do next), the hint and the move log are live regions, made once per table
     // and kept on the page across updates (see place), their text changed in place: most
     // screen readers announce a change in a live region only if it was on the page before.
     this.promptNode = el("p", { class: "prompt", "aria-live": "polite", id: "prompt", tabindex: "-1" });
+    this.hintNode = el("p", { class: "hint", role: "status" });
     this.logList = el("ol", { "aria-live": "polite" });
     this.logNode = el("section", { class: "move-log", "aria-label": "Last moves" }, [el("h3", {}, ["Last moves"]), this.logList]);
     /** @type {Map<Node, HTMLElement>} the stand-ins, in the table being drawn, for the nodes
@@ -213,8 +214,13 @@ export class Table {
    * @param {V} next
    */
   choiceHolds(next) {
-    const now = this.view;
-    return now !== null && this.simultaneous(now) && this.simultaneous(next) && now.phase === next.phase;
+    return this.view !== null && this.choiceHoldsFrom(this.view, next);
+  }
+
+  /** ... from the table at `now` to the table at `next`. @param {V} now @param {V} next */
+  choiceHoldsFrom(now, next) {
+    const stillMine = next.seat !== null && next.seats_to_act.includes(next.seat); // (a timer may have chosen)
+    return this.simultaneous(now) && this.simultaneous(next) && now.phase === next.phase && stillMine;
   }
 
   /** Picks a card for a move of three cards, or puts it back. @param {string} card */
@@ -460,8 +466,11 @@ export class Table {
   /** Adds the event's line to the move log (its list changed in place: the line alone is
    * announced). @param {GameEvent} event */
   record(event) {
-    const line = this.describe(event);
-    if (!line) return;
+    const said = this.describe(event);
+    if (!said) return;
+    // a move the turn timer made (actor timer:<seat>): the seat's time ran out
+    const timed = event.actor.startsWith("timer");
+    const line = timed ? `${said} (${event.seat === this.view?.seat ? "your" : "their"} time ran out: the server chose)` : said;
     this.log = [...this.log, line].slice(-8);
     this.logList.append(el("li", {}, [line]));
     while (this.logList.children.length > this.log.length) this.logList.firstElementChild?.remove();
@@ -602,8 +611,12 @@ export class Table {
   async askHint() {
     const version = this.version;
     try {
+      const asked = this.view;
       const hint = await api.hint(this.detail.id);
-      if (this.version !== version) return; // the table has moved on: a hint for before
+      // the table has moved on: a hint for before, unless only other seats chose meanwhile
+      // (passes, bids: the hint stands as a choice in progress does)
+      const stands = this.version === version || (asked !== null && this.view !== null && this.choiceHoldsFrom(asked, this.view));
+      if (!stands) return;
       // a match's hint is one of its legal actions, an action of its game
       this.hinted = /** @type {A} */ (hint.action);
       this.hintText = hint.reason;
@@ -616,7 +629,7 @@ export class Table {
   /** The cards of the hinted move (a card played, cards passed or bid). @returns {string[]} */
   hintedCards() {
     const hint = /** @type {{card?: unknown, cards?: unknown} | null} */ (this.hinted);
-    if (!hint) return [];
+    if (!hint || this.past) return [];
     if (Array.isArray(hint.cards)) return hint.cards.map(String);
     return typeof hint.card === "string" ? [hint.card] : [];
   }
@@ -692,9 +705,10 @@ export class Table {
    * the hint's reason. @param {string} text */
   promptNodes(text) {
     if (this.promptNode.textContent !== text) this.promptNode.textContent = text;
-    const nodes = [this.keep(this.promptNode)];
-    if (this.hintText) nodes.push(el("p", { class: "hint", role: "status" }, [`Hint: ${this.hintText}`]));
-    return nodes;
+    // (no hint on a past version: it was for the table now)
+    const hint = this.hintText && !this.past ? `Hint: ${this.hintText}` : "";
+    if (this.hintNode.textContent !== hint) this.hintNode.textContent = hint; // (empty: no box, style.css)
+    return [this.keep(this.promptNode), this.keep(this.hintNode)];
   }
 
   /** The move log (the same live region, its lines added by record). */
@@ -778,6 +792,16 @@ export class Table {
   }
 
   /**
+   * The trick just won, in a line, while the next is not begun: the last card of a trick
+   * (yours, or a COM's a moment ago) is otherwise never on the table.
+   * @param {{seat: number, card: string}[]} plays @param {number} winner
+   */
+  lastTrick(plays, winner) {
+    const cards = plays.map((p) => `${this.seatName(p.seat)}: ${cardName(p.card)}`).join(", ");
+    return el("p", { class: "last-trick" }, [`Last trick (${cards}): ${this.seatName(winner) === "you" ? "you took it" : `${capital(this.seatName(winner))} took it`}.`]);
+  }
+
+  /**
    * Puts the new table on the page, keeping the keyboard where it was: on the same
    * control, or, when that one is gone (a card just played), on the first move offered.
    * The live regions (kept nodes, see keep) stay on the page: the table on the page is
@@ -796,10 +820,11 @@ export class Table {
     }
     this.slots.clear();
     if (hadFocus) {
-      const target =
-        (key ? this.root.querySelector(`[data-focus-key="${CSS.escape(key)}"]`) : null) ??
-        this.root.querySelector(firstMove) ??
-        this.root.querySelector(".prompt");
+      // the same control if it is still one (a card played is no button once the move
+      // is sent), else the first move offered, else the prompt
+      const same = key ? this.root.querySelector(`[data-focus-key="${CSS.escape(key)}"]`) : null;
+      const focusable = same?.matches("button:not([disabled]), [tabindex]") ? same : null;
+      const target = focusable ?? this.root.querySelector(firstMove) ?? this.root.querySelector(".prompt");
       if (target instanceof HTMLElement) target.focus();
     }
   }

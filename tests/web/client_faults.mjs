@@ -197,7 +197,7 @@ async function tableState(page) {
       busy: table?.getAttribute("data-busy") ?? null,
       history: table?.getAttribute("data-history") ?? null,
       prompt: table?.querySelector(".prompt")?.textContent ?? null,
-      hint: table?.querySelector(".hint")?.textContent ?? null,
+      hint: table?.querySelector(".hint")?.textContent || null,
       hinted: table ? table.querySelectorAll(".hinted").length : 0,
       clickable: table ? table.querySelectorAll(".seat.mine button").length : 0,
       toolbar: table ? [...table.querySelectorAll(".actions button")].map((b) => b.textContent) : [],
@@ -249,7 +249,7 @@ scenarios.staleChoice = async () => {
   });
   await atVersion(page, 10);
   await page.getByRole("button", { name: "Hint" }).click();
-  await page.locator(".hint").waitFor();
+  await page.locator(".hint:not(:empty)").waitFor();
   await page.getByRole("button", { name: "Discard and turn up a card…" }).click();
   const choosing = await tableState(page);
   // the turn timer moves on, and the next hole is dealt: nothing this page sent
@@ -258,7 +258,7 @@ scenarios.staleChoice = async () => {
   const dealt = await tableState(page);
   // in the opening flips every seat acts at once: the other seat's flip leaves the hint
   await page.getByRole("button", { name: "Hint" }).click();
-  await page.locator(".hint").waitFor();
+  await page.locator(".hint:not(:empty)").waitFor();
   match.release(event(12, "card_revealed", 1, { seat: 1, position: 0, card: "9S" }));
   await atVersion(page, 12);
   return { choosing, dealt, otherFlipped: await tableState(page) };
@@ -421,6 +421,157 @@ scenarios.heartsSeen = async () => {
   const { page } = await open(match.answer);
   await atVersion(page, 20);
   return { texts: await page.locator(".opponent .seen-cards").allTextContents(), seats: await page.locator(".opponent:has(.seen-cards)").evaluateAll((nodes) => nodes.map((n) => n.getAttribute("data-seat"))) };
+};
+
+// --- Hearts and Ninety-Nine tables ----------------------------------------------------------
+
+const HAND = ["5C", "9C", "JC", "3D", "8D", "KD", "2S", "7S", "QS", "4H", "TH", "AH"];
+const HAND13 = [...HAND, "6C"];
+/** Every pass of three cards of `hand`. */
+function passes(hand) {
+  const out = [];
+  for (let i = 0; i < hand.length; i += 1) for (let j = i + 1; j < hand.length; j += 1) for (let k = j + 1; k < hand.length; k += 1) out.push({ type: "pass", cards: [hand[i], hand[j], hand[k]] });
+  return out;
+}
+/** Hearts' passing: every seat to choose three cards at once. */
+function heartsPassing(version, over = {}) {
+  return heartsView(version, { phase: "passing", hand: HAND13, hands: [HAND13, null, null, null], hand_sizes: [13, 13, 13, 13], seats_to_act: [0, 1, 2, 3], passes_chosen: [false, false, false, false], leader: null, to_act: null, legal_actions: passes(HAND13), ...over });
+}
+function ninetyNineView(version, over = {}) {
+  const hand = ["9H", "6S", "8S", "9S", "JS", "KS", "7D", "9D", "JD"];
+  return {
+    game: "ninety-nine", seat: 0, version, phase: "playing", deal: 1, most_deals: 34, target_score: 100, premium_bids: true, dealer: 0, eldest: 1, trumps: null,
+    players: ["human", "com", "com"], seats_to_act: [0], dealt: [["6C", "TC", "6H", ...hand], null, null], hands: [hand, null, null], hand_sizes: [9, 9, 9], has_bid: [true, true, true],
+    bid_cards: [["6C", "TC", "6H"], null, null], contracts: [8, null, null], premium: { calls: ["pass", "pass", "pass"], seat: null, kind: null, shown: false },
+    trick: { leader: 1, plays: [] }, tricks: [], tricks_won: [0, 0, 0], totals: [0, 0, 0], deal_scores: [], last_deal: null, winners: [], legal_actions: [], ...over,
+  };
+}
+const focused = (page) => page.evaluate(() => ({ tag: document.activeElement?.tagName ?? null, inTable: Boolean(document.activeElement?.closest(".game-table")) }));
+const PASS_HINT = { action: { type: "pass", cards: ["QS", "TH", "AH"] }, reason: "Pass the queen of spades and two high hearts." };
+
+scenarios.focusAfterPlay = async () => {
+  const lead = [{ seat: 2, card: "6D" }, { seat: 3, card: "JD" }];
+  const mine = heartsView(20, { seats_to_act: [0], to_act: 0, leader: 2, trick: lead, legal_actions: ["3D", "8D", "KD"].map((card) => ({ type: "play", card })) });
+  const rest = HAND.filter((c) => c !== "3D");
+  const played = heartsView(21, { hand: rest, hands: [rest, null, null, null], hand_sizes: [11, 12, 11, 11], seats_to_act: [1], to_act: 1, leader: 2, trick: [...lead, { seat: 0, card: "3D" }] });
+  const again = heartsView(22, { hand: rest, hands: [rest, null, null, null], hand_sizes: [11, 11, 11, 11], seats_to_act: [0], to_act: 0, leader: 3, trick: [{ seat: 3, card: "2C" }], legal_actions: ["5C", "9C"].map((card) => ({ type: "play", card })) });
+  const match = fakeMatch([mine, played, again]);
+  const { page } = await open(async (method, path, query) => {
+    if (method === "POST" && path === `/matches/${ID}/actions`) {
+      await sleep(300);
+      return json(200, { version: 21, events: [event(21, "card_played", 0, { seat: 0, card: "3D" })], view: played });
+    }
+    return match.answer(method, path, query);
+  });
+  await atVersion(page, 20);
+  await page.locator('.seat.mine button[data-card="3D"]').focus();
+  await page.keyboard.press("Enter");
+  await sleep(100);
+  const busy = await focused(page);
+  await atVersion(page, 21);
+  match.release(event(22, "card_played", 3, { seat: 3, card: "2C" }));
+  await atVersion(page, 22);
+  return { busy, yourTurnAgain: await focused(page) };
+};
+
+scenarios.jackOfDiamonds = async () => {
+  const view = heartsView(40, { jack: 2, tricks: [{ trick: 1, leader: 1, cards: ["2C", "AC", "KC", "7C"], winner: 2, points: 0 }] });
+  const facts = async (rules) => {
+    const match = fakeMatch([view]);
+    const { page } = await open(async (method, path, query) => (path === `/matches/${ID}` ? json(200, { ...detail(view), rules }) : match.answer(method, path, query)));
+    await atVersion(page, 40);
+    return page.locator(".game-table .facts").textContent();
+  };
+  return { off: await facts({ jack_of_diamonds: "off" }), counted: await facts({ jack_of_diamonds: "minus_10" }) };
+};
+
+scenarios.hintWhileOthersPass = async () => {
+  const match = fakeMatch([heartsPassing(10), heartsPassing(11, { seats_to_act: [0, 2, 3], passes_chosen: [false, true, false, false] })]);
+  const { page } = await open(async (method, path, query) => {
+    if (path === `/matches/${ID}/hint`) {
+      await sleep(800); // the search, meanwhile another seat passes
+      return json(200, PASS_HINT);
+    }
+    return match.answer(method, path, query);
+  });
+  await atVersion(page, 10);
+  await page.locator('.seat.mine button[data-card="5C"]').click();
+  await page.getByRole("button", { name: "Hint" }).click();
+  await sleep(200);
+  match.release(event(11, "cards_passed", 1, { seat: 1, to: 2, cards: [null, null, null] }));
+  await atVersion(page, 11);
+  await page.locator(".hint:not(:empty)").waitFor({ timeout: 3_000 }).catch(() => {});
+  return { state: await tableState(page), chosen: await page.locator('.seat.mine button[aria-pressed="true"]').count() };
+};
+
+scenarios.timerPassedForYou = async () => {
+  const passed = heartsPassing(11, { seats_to_act: [1, 2, 3], passes_chosen: [true, false, false, false], pass: { cards: ["JC", "QS", "AH"], to: 1, received: null, from: null }, legal_actions: [] });
+  const match = fakeMatch([heartsPassing(10), passed]);
+  const { page } = await open(async (method, path, query) => (path === `/matches/${ID}/hint` ? json(200, PASS_HINT) : match.answer(method, path, query)));
+  await atVersion(page, 10);
+  await page.getByRole("button", { name: "Hint" }).click();
+  await page.locator(".hint:not(:empty)").waitFor();
+  await page.locator('.seat.mine button[data-card="5C"]').click();
+  // the turn timer chose seat 0's pass (actor timer:0)
+  match.release({ ...event(11, "cards_passed", 0, { seat: 0, to: 1, cards: ["JC", "QS", "AH"] }), actor: "timer:0" });
+  await atVersion(page, 11);
+  return { state: await tableState(page), log: await page.locator(".move-log li").allTextContents() };
+};
+
+scenarios.premiumPrompt = async () => {
+  const premium = { calls: [null, "declare", "pass"], seat: 1, kind: "declare", shown: false };
+  const match = fakeMatch([ninetyNineView(12, { phase: "premium", premium, dealer: 1, eldest: 2, legal_actions: [{ type: "reveal" }, { type: "pass" }] })]);
+  const { page } = await open(match.answer);
+  await atVersion(page, 12);
+  return tableState(page);
+};
+
+scenarios.hintInHistory = async () => {
+  const now = heartsView(20, { seats_to_act: [0], to_act: 0, leader: 2, trick: [{ seat: 2, card: "6D" }], legal_actions: ["3D", "8D", "KD"].map((card) => ({ type: "play", card })) });
+  const match = fakeMatch([now]);
+  const { page } = await open(async (method, path, query) => {
+    if (path === `/matches/${ID}/hint`) return json(200, { action: { type: "play", card: "KD" }, reason: "Play the king of diamonds." });
+    const past = new RegExp(`^/matches/${ID}/states/(\\d+)$`).exec(path);
+    if (past && Number(past[1]) < 20) return json(200, heartsView(Number(past[1]), { hand: [...HAND, "QC"], hands: [[...HAND, "QC"], null, null, null], hand_sizes: [13, 13, 13, 13], seats_to_act: [2] }));
+    return match.answer(method, path, query);
+  });
+  await atVersion(page, 20);
+  await page.getByRole("button", { name: "Hint" }).click();
+  await page.locator(".hint:not(:empty)").waitFor();
+  await page.locator("#history").fill("5");
+  await page.locator('.game-table[data-history="true"][data-version="5"]').waitFor();
+  const past = await tableState(page);
+  await page.getByRole("button", { name: "Back to live" }).click();
+  await page.locator('.game-table[data-history="false"][data-version="20"]').waitFor();
+  return { past, live: await tableState(page) };
+};
+
+scenarios.lastTrick = async () => {
+  const lead = [{ seat: 1, card: "6D" }, { seat: 2, card: "QD" }, { seat: 3, card: "JD" }];
+  const mine = heartsView(20, { seats_to_act: [0], to_act: 0, leader: 1, trick: lead, legal_actions: ["3D", "8D", "KD"].map((card) => ({ type: "play", card })) });
+  const rest = HAND.filter((c) => c !== "KD");
+  const won = { trick: 2, leader: 1, cards: ["6D", "QD", "JD", "KD"], winner: 0, points: 0 };
+  const next = heartsView(22, { hand: rest, hands: [rest, null, null, null], hand_sizes: [11, 11, 11, 11], seats_to_act: [0], to_act: 0, leader: 0, trick: [], tricks: [won], legal_actions: rest.map((card) => ({ type: "play", card })) });
+  const match = fakeMatch([mine, next]);
+  const { page } = await open(async (method, path, query) => {
+    if (method === "POST" && path === `/matches/${ID}/actions`) return json(200, { version: 22, events: [event(21, "card_played", 0, { seat: 0, card: "KD" }), event(22, "trick_won", null, won)], view: next });
+    return match.answer(method, path, query);
+  });
+  await atVersion(page, 20);
+  await page.locator('.seat.mine button[data-card="KD"]').click();
+  await atVersion(page, 22);
+  return { last: await page.locator(".game-table .last-trick").allTextContents() };
+};
+
+scenarios.hintRegion = async () => {
+  const match = fakeMatch([heartsPassing(10)]);
+  const { page } = await open(async (method, path, query) => (path === `/matches/${ID}/hint` ? json(200, PASS_HINT) : match.answer(method, path, query)));
+  await atVersion(page, 10);
+  await page.evaluate(() => (document.querySelector(".game-table .hint").marked = true)); // (on the page, empty)
+  await page.getByRole("button", { name: "Hint" }).click();
+  await page.locator(".hint:not(:empty)").waitFor();
+  await page.locator('.seat.mine button[data-card="5C"]').click();
+  return page.evaluate(() => ({ same: document.querySelector(".game-table .hint")?.marked === true, role: document.querySelector(".game-table .hint")?.getAttribute("role"), text: document.querySelector(".game-table .hint")?.textContent }));
 };
 
 const result = { done: false, scenarios: {} };

@@ -91,7 +91,7 @@ try {
     } else if (shown.phase === "draw") {
       if (!hinted && shown.actions.includes("hint")) {
         await page.getByRole("button", { name: "Hint" }).click();
-        summary.hint = await page.locator(".hint").textContent();
+        summary.hint = await page.locator(".hint:not(:empty)").textContent();
         hinted = true;
         continue;
       }

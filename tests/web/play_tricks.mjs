@@ -216,8 +216,8 @@ try {
     } else {
       if (!summary.hint && shown.actions.some((b) => b.action === "hint")) {
         await page.getByRole("button", { name: "Hint" }).click();
-        await page.locator(".hint").waitFor();
-        summary.hint = await page.locator(".hint").textContent();
+        await page.locator(".hint:not(:empty)").waitFor();
+        summary.hint = await page.locator(".hint:not(:empty)").textContent();
         continue;
       }
       const card = shown.hand.find((c) => c.action === "play");

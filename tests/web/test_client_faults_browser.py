@@ -159,3 +159,55 @@ def test_the_skip_link_focuses_the_game_and_leaves_the_table_where_it_is(scenari
     seen = seen_in(scenarios, "skipLink")
     assert seen["hash"] == "#/match/11111111-2222-4333-8444-555555555555", seen
     assert seen["table"] == 1 and seen["focused"] == "main", seen
+
+
+# --- Hearts and Ninety-Nine tables --------------------------------------------------------------
+def test_the_keyboard_stays_on_the_table_after_a_card_is_played(scenarios):
+    seen = seen_in(scenarios, "focusAfterPlay")
+    # the card played is no button once sent: the prompt holds the keyboard meanwhile
+    assert seen["busy"] == {"tag": "P", "inTable": True}
+    # and the first card offered when the turn comes back
+    assert seen["yourTurnAgain"] == {"tag": "BUTTON", "inTable": True}
+
+
+def test_the_jack_of_diamonds_is_named_only_where_the_rules_count_it(scenarios):
+    seen = seen_in(scenarios, "jackOfDiamonds")
+    assert "jack" not in seen["off"]
+    assert "took the jack of diamonds (\u221210)" in seen["counted"]  # (a minus sign)
+
+
+def test_a_hint_stands_when_only_other_seats_chose_meanwhile(scenarios):
+    seen = seen_in(scenarios, "hintWhileOthersPass")
+    assert seen["state"]["version"] == 11
+    assert seen["state"]["hint"] == "Hint: Pass the queen of spades and two high hearts."
+    assert seen["chosen"] == 1  # the card picked before stays picked
+
+
+def test_a_pass_the_timer_chose_ends_the_choice_and_says_so(scenarios):
+    seen = seen_in(scenarios, "timerPassedForYou")
+    assert seen["state"]["hint"] is None and seen["state"]["hinted"] == 0
+    assert seen["log"][-1].endswith("(your time ran out: the server chose)"), seen["log"]
+
+
+def test_the_premium_prompt_offers_only_the_calls_there_are(scenarios):
+    seen = seen_in(scenarios, "premiumPrompt")
+    assert seen["prompt"] == "A premium bid? Reveal (your hand shown too, 60 more), or pass."
+    assert not [b for b in seen["toolbar"] if b.startswith("Declare")]
+
+
+def test_a_hint_is_not_shown_on_a_past_version(scenarios):
+    seen = seen_in(scenarios, "hintInHistory")
+    assert seen["past"]["history"] == "true"
+    assert seen["past"]["hint"] is None and seen["past"]["hinted"] == 0
+    assert seen["live"]["hint"] == "Hint: Play the king of diamonds."  # back to the table now
+
+
+def test_the_trick_just_won_is_said_until_the_next_begins(scenarios):
+    (line,) = seen_in(scenarios, "lastTrick")["last"]
+    assert "king of diamonds" in line and line.endswith("you took it.")
+
+
+def test_the_hint_is_one_live_region_kept_on_the_page(scenarios):
+    seen = seen_in(scenarios, "hintRegion")
+    assert seen == {**seen, "same": True, "role": "status"}
+    assert seen["text"] == "Hint: Pass the queen of spades and two high hearts."
