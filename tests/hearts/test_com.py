@@ -129,6 +129,38 @@ def test_a_card_passed_and_seen_again_after_an_undo_is_known_once():
     assert found  # the case arose
 
 
+@pytest.mark.parametrize(
+    ("preset", "players"), [("hearts", 3), ("hearts-classic", 4), ("hearts", 5)]
+)
+def test_what_a_seat_knows_is_true_of_the_deal(preset, players):
+    """Read from any seat's view at any point of play (undos among the human's moves): the
+    cards it places are in those hands, once each and no more than a hand holds; no hand
+    holds a card it rules out; what it cannot place is exactly what is hidden from it."""
+    passing = {"passing": "left"} if preset == "hearts" else {}  # (the seed's rules pass none)
+    rules = Rules.from_preset(preset, players=players, undo=True, max_deals=1, **passing)
+    rng = random.Random(f"knowledge/{preset}/{players}")
+    checked = 0
+    for _ in range(16):
+        state = replay(start_match(rules, ["human"] + ["com"] * (players - 1), rng.randbytes(32)))
+        while state.phase in (Phase.PASSING, Phase.PLAYING):
+            seat = rng.choice(list(HEARTS.seats_to_act(state)))
+            if state.phase == Phase.PLAYING:
+                checked += 1
+                view = view_for(state, seat)
+                know = Knowledge.from_view(view, rules)
+                hands = [{to_int(c) for c in hand} for hand in state.hands]
+                for other in (s for s in range(players) if s != seat):
+                    placed = know.known[other]
+                    assert len(set(placed)) == len(placed) <= know.sizes[other]
+                    assert set(placed) <= hands[other]
+                    assert not mask_of(hands[other]) & know.forbidden[other]
+                hidden = set().union(*(hands[s] for s in range(players) if s != seat))
+                assert set(know.unseen()) == hidden - {c for k in know.known for c in k}
+            action = rng.choice(legal_actions(state, seat))
+            state = replay(HEARTS.decide(state, seat, action), state)
+    assert checked > 100
+
+
 def test_the_sampler_respects_voids():
     # seat 1 holds every club but the 2 (seat 3 leads it): seat 2 shows a void in clubs
     hands = hands_with(4, {1: [*CLUBS_3_TO_A, "AH"]})
