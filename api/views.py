@@ -159,28 +159,24 @@ WAIT = IntParam("wait", 0, 0, MAX_WAIT_SECONDS, "long-poll up to this many secon
 
 
 def problems(*codes: int) -> dict[tuple[int, str], OpenApiResponse]:
-    """Schema entries for error responses: RFC 9457 problem documents."""
+    """Schema entries for an operation's own error responses: RFC 9457 problem documents.
+    (Those any operation may answer, the schema hook adds: api/openapi.py COMMON_PROBLEMS.)"""
     described = {
         400: "malformed request or invalid fields (validation_error, malformed_action, ...)",
         401: "not authenticated",
         403: "not allowed (not_a_participant, permission_denied), or the account is "
         "suspended (account_suspended)",
         404: "unknown match (match_not_found)",
-        406: "the Accept header allows none of the types this answer is sent in (not_acceptable)",
         409: "conflict (version_conflict, idempotency_key_reused, match_not_active, "
         "too_many_matches, ...)",
         412: "stale If-Match (precondition_failed)",
         413: "request body too large",
         422: "the rules do not allow the action (not_your_turn, must_swap_taken_discard, ...)",
-        414: "the URL is longer than 2 KiB (uri_too_long)",
         429: "throttled",
-        431: "a header over 8 KiB, or 32 KiB of headers (headers_too_large)",
-        503: "the database is briefly unreachable: retry (service_unavailable)",
     }
     return {
         (c, PROBLEM_CONTENT_TYPE): OpenApiResponse(s.ProblemSerializer, description=described[c])
-        # an authenticated operation answers a suspended account 403 (account_suspended)
-        for c in sorted({*codes, *((403,) if 401 in codes else ()), 406, 414, 431, 503})
+        for c in sorted(codes)
     }
 
 
@@ -559,6 +555,7 @@ class MatchListView(QueryChecked, APIView):
                 overrides[shortcut] = v[shortcut]
         for alias, owner in GAME_ALIASES.items():  # as the schema has it: that game's only
             if alias in v and v["game"] != owner:
+                # (the game is not checked yet: a name no game has, has no pause either)
                 pauses = any(g.info.pause_phases for g in all_games() if g.info.name == v["game"])
                 instead = "takes round_pause_seconds" if pauses else "has no pause between rounds"
                 raise invalid_field(

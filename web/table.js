@@ -37,6 +37,8 @@ export const MAX_BACK_OFF_MS = 15000;
 /** How long a stream stays open (or until it shows an event) before a drop counts as the
  * first failure again rather than one more in a row, in ms. */
 export const STEADY_MS = 5000;
+/** Lines the move log keeps (the last ones). */
+const LOG_LINES = 8;
 
 /**
  * Whether the stream's answer says that this service has no event streams (no such
@@ -128,8 +130,6 @@ export class Table {
     this.busy = false;
     /** whether the version shown is one in passing, later ones having arrived (no moves offered) */
     this.passing = false;
-    /** @type {string[]} the move log's lines, the last 8 */
-    this.log = [];
     // The prompt (what to do next), the hint and the move log are live regions, made once per table
     // and kept on the page across updates (see place), their text changed in place: most
     // screen readers announce a change in a live region only if it was on the page before.
@@ -471,9 +471,8 @@ export class Table {
     // a move the turn timer made (actor timer:<seat>): the seat's time ran out
     const timed = event.actor.startsWith("timer");
     const line = timed ? `${said} (${event.seat === this.view?.seat ? "your" : "their"} time ran out: the server chose)` : said;
-    this.log = [...this.log, line].slice(-8);
     this.logList.append(el("li", {}, [line]));
-    while (this.logList.children.length > this.log.length) this.logList.firstElementChild?.remove();
+    while (this.logList.children.length > LOG_LINES) this.logList.firstElementChild?.remove();
   }
 
   /** @returns {A[]} */
