@@ -553,10 +553,17 @@ class MatchListView(QueryChecked, APIView):
                 )
             if shortcut in v:
                 overrides[shortcut] = v[shortcut]
+        # (the game is not checked yet: a name no game has, has no pause either)
+        named = [g for g in all_games() if g.info.name == v["game"]]
+        pauses = any(g.info.pause_phases for g in named)
+        if "round_pause_seconds" in v and named and not pauses:  # as the schema has it, null too
+            raise invalid_field(
+                "round_pause_seconds",
+                f"a {v['game']} match has no pause between rounds to bound",
+                "only for a game with a pause between rounds",
+            )
         for alias, owner in GAME_ALIASES.items():  # as the schema has it: that game's only
             if alias in v and v["game"] != owner:
-                # (the game is not checked yet: a name no game has, has no pause either)
-                pauses = any(g.info.pause_phases for g in all_games() if g.info.name == v["game"])
                 instead = "takes round_pause_seconds" if pauses else "has no pause between rounds"
                 raise invalid_field(
                     alias,
@@ -935,6 +942,17 @@ def _held(request: Request, chunks: Iterator[bytes]) -> push.Held:
     return push.Held(chunks, lambda: admitted.__exit__(None, None, None))
 
 
+class OptionsInJSON:
+    """A view answering in its own formats (an event stream, NDJSON) describes itself to
+    ``OPTIONS`` in JSON, as every other view does (its own renderers would label the JSON
+    ``text/event-stream``)."""
+
+    def get_renderers(self) -> list[Any]:
+        if self.request.method == "OPTIONS":  # type: ignore[attr-defined]  # (an APIView's)
+            return [JSONRenderer()]
+        return super().get_renderers()  # type: ignore[misc]
+
+
 class EventStreamRenderer(JSONRenderer):
     """Lets a client that asks for an event stream through content negotiation (a problem
     is still written as JSON)."""
@@ -959,7 +977,7 @@ SSE_EVENT = {  # one Server-Sent Event of the stream
 }
 
 
-class StreamView(QueryChecked, APIView):
+class StreamView(OptionsInJSON, QueryChecked, APIView):
     renderer_classes = [EventStreamRenderer, NDJSONRenderer]
     query = (AFTER,)
 
@@ -1060,7 +1078,7 @@ class AuditView(QueryChecked, APIView):
         return Response(selectors.audit_record(match, after=after, limit=limit))
 
 
-class ExportView(QueryChecked, APIView):
+class ExportView(OptionsInJSON, QueryChecked, APIView):
     renderer_classes = [NDJSONRenderer]
     throttle_scope = "exports"
 

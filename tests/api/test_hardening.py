@@ -527,6 +527,21 @@ def test_golfs_name_for_the_round_pause_is_refused_for_other_games(alice, game):
     assert not Match.objects.exists()
 
 
+@pytest.mark.parametrize("game", ["hearts", "ninety-nine"])
+@pytest.mark.parametrize("pause", [None, 5])
+def test_a_round_pause_is_refused_for_a_game_without_one(alice, game, pause):
+    """As the schema has it: the field is not there for these games, null included (null
+    means "the turn timer bounds the pause", and there is no pause)."""
+    seats = [{"type": "me"}, *[{"type": "com", "level": "easy"}] * 3]
+    response = alice.post(
+        "/api/matches", {"game": game, "seats": seats, "round_pause_seconds": pause}, format="json"
+    )
+    problem = assert_problem(response, 400, "validation_error")
+    assert "round_pause_seconds" in problem["errors"]
+    assert f"a {game} match has no pause between rounds" in problem["detail"]
+    assert not Match.objects.exists()
+
+
 # --- 7. smaller things -------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("body", "field"),
@@ -698,6 +713,15 @@ def test_options_answers_tell_nothing_of_the_code(alice, duel):
         answer = alice.options(path)
         assert answer.status_code == 200
         assert ".py" not in answer.json().get("description", ""), path
+
+
+def test_the_stream_and_the_export_describe_themselves_in_json(alice, duel):
+    for path in (f"/api/matches/{duel}/stream", f"/api/matches/{duel}/export"):
+        answer = alice.options(path)
+        assert answer.status_code == 200
+        assert answer["Content-Type"].startswith("application/json"), path
+        assert answer.json()["name"], path
+        assert alice.options(path, HTTP_ACCEPT="application/json").status_code == 200
 
 
 def test_a_session_plays_as_a_token_does(users, bob):
