@@ -17,6 +17,7 @@ urlpatterns = [
     path("matches/<uuid:match_id>", views.MatchDetailView.as_view(), name="match"),
     path("matches/<uuid:match_id>/join", views.JoinView.as_view(), name="join"),
     path("matches/<uuid:match_id>/abort", views.AbortView.as_view(), name="abort"),
+    path("matches/<uuid:match_id>/leave", views.LeaveView.as_view(), name="leave"),
     path("matches/<uuid:match_id>/actions", views.ActionView.as_view(), name="actions"),
     path("matches/<uuid:match_id>/hint", views.HintView.as_view(), name="hint"),
     path("matches/<uuid:match_id>/events", views.EventsView.as_view(), name="events"),

@@ -168,7 +168,7 @@ def problems(*codes: int) -> dict[tuple[int, str], OpenApiResponse]:
         "suspended (account_suspended)",
         404: "unknown match (match_not_found)",
         409: "conflict (version_conflict, idempotency_key_reused, match_not_active, "
-        "too_many_matches, ...)",
+        "too_many_matches, cannot_leave, ...)",
         412: "stale If-Match (precondition_failed)",
         413: "request body too large",
         422: "the rules do not allow the action (not_your_turn, must_swap_taken_discard, ...)",
@@ -637,6 +637,30 @@ class AbortView(QueryChecked, APIView):
         )
         match = selectors.get_match(match_id)
         return _with_etag(Response(detail_json(match, request.user)), match.version)
+
+
+class LeaveView(QueryChecked, APIView):
+    @extend_schema(
+        tags=["matches"],
+        summary="Leave a match under way (a COM plays your seat from then on)",
+        description=(
+            "Your seat is handed to a COM of the game's middle level and the match plays on "
+            "without you: you read it as a spectator from then on, and it no longer counts "
+            "among your unfinished matches (unless you made it: that counts until it ends). "
+            "The last player to leave aborts the match instead (`match_aborted`, the seed "
+            "revealed; your seat stays yours). A lobby is not left (its creator may abort "
+            "it, and it expires), nor a local match (abort it): `409 cannot_leave`. No event "
+            "is written for a seat handed over: the match's `seats` show it."
+        ),
+        request=None,
+        responses={
+            204: OpenApiResponse(description="you have left the match"),
+            **problems(400, 401, 403, 404, 409),
+        },
+    )
+    def post(self, request: Request, match_id: str) -> Response:
+        services.match_leave(match_id=match_id, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 PLAIN_JSON = "application/json"

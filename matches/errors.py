@@ -78,6 +78,15 @@ class AlreadySeated(ServiceError):
     title = "Already seated"
 
 
+class CannotLeave(ServiceError):
+    """A seat that is not left by ``leave``: a lobby's (it has not started) or a local
+    match's (its creator holds every seat)."""
+
+    code = "cannot_leave"
+    status = 409
+    title = "Cannot leave"
+
+
 class HintsDisabled(ServiceError):
     code = "hints_disabled"
     status = 409

@@ -948,6 +948,14 @@ def seat_to_com(
     row = Seat.objects.filter(match=match, index=seat).first()
     if row is None or row.kind != SeatKind.HUMAN:
         raise errors.InvalidMatchRequest(f"seat {seat} is not a player's seat", field="seat")
+    _hand_to_com(match, row, level)
+    return match
+
+
+def _hand_to_com(match: Match, row: Seat, level: str) -> None:
+    """Seat ``row`` of the locked ``match`` (a player's) is a COM's of ``level`` from now
+    on; its COM's turn is scheduled on commit should the seat be to act."""
+    seat = row.index
     row.kind, row.user, row.com_level, row.shared = SeatKind.COM, None, level, False
     row.save(update_fields=["kind", "user", "com_level", "shared"])
     match.seat_users = [None if i == seat else uid for i, uid in enumerate(match.seat_users)]
@@ -961,4 +969,34 @@ def seat_to_com(
             if not taken:
                 followup.save(force_insert=True)
             _publish_on_commit(followup)
+
+
+MATCH_LEFT = "abandoned: every player left"
+
+
+@transaction.atomic
+def match_leave(*, match_id: object, user: AbstractBaseUser) -> Match:
+    """``user`` leaves a match under way: its seat is a COM's from then on (the game's
+    middle level), and the match plays on without it; the last player to leave aborts it
+    instead (and keeps its seat, so it still reads the match). The log is unchanged, as
+    when staff hand a seat to a COM (:func:`seat_to_com`). A lobby is not left (its creator
+    aborts it, and it expires), nor a local match (its creator holds every seat)."""
+    match = _lock(match_id)
+    if match.ended:
+        raise errors.MatchNotActive("the match has already ended")
+    index = seat_of(match, user)
+    if match.local:
+        raise errors.CannotLeave("a local match is not left: abort it instead")
+    if match.status == MatchStatus.WAITING:
+        raise errors.CannotLeave(
+            "the match has not started and a lobby is not left: its creator may abort it, "
+            "and it expires when no one joins in time"
+        )
+    game = game_of(match)
+    if all(uid in (None, user.pk) for uid in match.seat_users):  # the last player
+        state = load_state(match)
+        _commit_events(match, state, game.abort(state, MATCH_LEFT), actor=f"user:{user.pk}")
+        return match
+    levels = game.info.com_levels
+    _hand_to_com(match, Seat.objects.get(match=match, index=index), levels[len(levels) // 2])
     return match
