@@ -30,10 +30,11 @@ def account_suspended() -> exceptions.APIException:
 class TokenAuthentication(authentication.TokenAuthentication):
     """``Authorization: Token <key>``, or ``Bearer <key>`` as OpenAPI client generators send.
 
-    For a view that sets ``checks_token = True`` the token's user may come from the
-    process's map of recently seen tokens without a query; ``request.auth`` is then a
-    :class:`~accounts.tokens.TokenCheck` that the view must have its own statements check
-    (see :class:`TokenCheckingMixin`). Every other view pays the token's query as before.
+    For a request whose method a view names in ``checks_token`` the token's user may come
+    from the process's map of recently seen tokens without a query; ``request.auth`` is
+    then a :class:`~accounts.tokens.TokenCheck` that the view must have its own statements
+    check (see :class:`TokenCheckingMixin`). Every other request pays the token's query as
+    before (an ``OPTIONS`` among them: no statement of the view's checks it).
     """
 
     keywords = (b"token", b"bearer")
@@ -53,7 +54,7 @@ class TokenAuthentication(authentication.TokenAuthentication):
         if "\x00" in key:  # no key holds one, and the database refuses it in a query
             raise exceptions.AuthenticationFailed("the token has invalid characters")
         view = (getattr(request, "parser_context", None) or {}).get("view")
-        if getattr(view, "checks_token", False):
+        if request.method in getattr(view, "checks_token", ()):
             user = remembered.get(key)
             if user is not None:
                 return user, TokenCheck(key, user.pk)
@@ -98,12 +99,13 @@ def _session_of_suspended(request: Any) -> bool:
 
 
 class TokenCheckingMixin:
-    """For a view whose statements check the caller's token (``checks_token``): should it
-    answer before a statement of its own checked the token (a malformed body, a throttle,
-    an unknown match), the token is checked with a query of its own first, and a revoked
-    token or a deactivated account is a 401, as it would have been without the map."""
+    """For a view whose statements check the caller's token on the methods named in
+    ``checks_token``: should it answer before a statement of its own checked the token (a
+    malformed body, a throttle, an unknown match), the token is checked with a query of its
+    own first, and a revoked token or a deactivated account is a 401, as it would have been
+    without the map."""
 
-    checks_token = True
+    checks_token: frozenset[str] = frozenset({"POST"})
 
     def handle_exception(self, exc: Exception) -> Any:
         request = getattr(self, "request", None)

@@ -107,6 +107,23 @@ def test_a_token_revoked_between_the_read_and_the_write_writes_nothing(
     assert MatchEvent.objects.filter(match_id=duel).count() == events
 
 
+@pytest.mark.parametrize("revoke", ["delete", "deactivate"])
+def test_a_revoked_token_is_refused_an_options_answer_and_spends_no_rate(
+    alice, users, duel, revoke
+):
+    """No statement of an OPTIONS answer checks the token: the map must not vouch for it
+    there (a leaked token, revoked, went on spending its owner's action rate)."""
+    assert act(alice, duel, type="reveal", position=0).status_code == 200
+    if revoke == "delete":
+        assert alice.delete("/api/auth/token").status_code == 204
+    else:
+        users["alice"].is_active = False
+        users["alice"].save(update_fields=["is_active"])
+    for _ in range(3):
+        answer = alice.options(f"/api/matches/{duel}/actions")
+        assert_problem(answer, 401, "authentication_failed")
+
+
 def test_other_views_check_the_token_with_a_query_of_their_own(alice, users, duel):
     assert act(alice, duel, type="reveal", position=0).status_code == 200
     Token.objects.filter(user=users["alice"]).delete()
