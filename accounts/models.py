@@ -61,8 +61,16 @@ class User(AbstractUser):
     def is_suspended(self) -> bool:
         return self.suspended_at is not None
 
+    def _canonical(self) -> str:
+        """The canonical name to store: the username's, or the ``<name>#<id>`` that
+        migration 0002 gave the later of two accounts whose names then shared one (kept
+        while the username is unchanged)."""
+        name = canonical_username(self.username)
+        legacy = f"{name}#{self.pk}"
+        return legacy if self.pk is not None and self.username_canonical == legacy else name
+
     def save(self, *args: Any, **kwargs: Any) -> None:
-        self.username_canonical = canonical_username(self.username)
+        self.username_canonical = self._canonical()
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "username" in update_fields:
             kwargs["update_fields"] = {*update_fields, "username_canonical"}
@@ -71,7 +79,7 @@ class User(AbstractUser):
     def validate_unique(self, exclude: Any = None) -> None:
         """Forms (the admin's too) refuse a name whose canonical form is taken."""
         super().validate_unique(exclude)
-        taken = User.objects.filter(username_canonical=canonical_username(self.username))
+        taken = User.objects.filter(username_canonical=self._canonical())
         if taken.exclude(pk=self.pk).exists():
             raise ValidationError({"username": ["this username is taken"]})
 

@@ -1,4 +1,7 @@
 import pytest
+from django.core.exceptions import ValidationError
+from django.test import Client
+from rest_framework.test import APIClient
 
 from tests.api.conftest import assert_problem
 
@@ -120,3 +123,53 @@ def test_a_username_is_checked_as_it_is_stored(anon):
     assert "too short once normalised" in problem["errors"]["username"][0]
     body = {"username": "\uff41\uff44\uff41", "password": "pw-a-long-one-123"}  # full-width
     assert anon.post("/api/accounts/register", body, format="json").status_code == 201
+
+
+@pytest.fixture
+def legacy_pair(django_user_model):
+    """Two accounts whose names shared a canonical form before usernames were unique in
+    it: migration 0002 gave the later one ``<name>#<id>``."""
+    first = django_user_model.objects.create_user("bob", password="pw-bob-123")
+    second = django_user_model.objects.create_user("tmpname", password="pw-BOB-123")
+    django_user_model.objects.filter(pk=second.pk).update(
+        username="BOB", username_canonical=f"bob#{second.pk}"
+    )
+    second.refresh_from_db()
+    return first, second
+
+
+def test_an_account_with_a_suffixed_canonical_name_can_still_be_saved_and_managed(
+    legacy_pair, django_user_model
+):
+    """Its save gave it the other's canonical name (an IntegrityError: the admin's
+    password change was a 500) and its change form said its own name was taken."""
+    _, second = legacy_pair
+    second.set_password("new-pass-456")
+    second.save()
+    second.refresh_from_db()
+    assert second.username_canonical == f"bob#{second.pk}"
+    root = django_user_model.objects.create_superuser("root", password="pw-root-123")
+    admin = Client()
+    admin.force_login(root)
+    changed = admin.post(
+        f"/admin/accounts/user/{second.pk}/password/",
+        {
+            "password1": "Another-pass-789",
+            "password2": "Another-pass-789",
+            "usable_password": "true",
+        },
+    )
+    assert changed.status_code == 302
+    logged_in = APIClient().post(
+        "/api/auth/token", {"username": "BOB", "password": "Another-pass-789"}, format="json"
+    )
+    assert logged_in.status_code == 200
+    second.refresh_from_db()
+    second.validate_unique()  # its own name is not "taken" (the change form's check)
+    # renamed, it takes the new name's canonical form, and a taken one is refused
+    second.username = "bobby"
+    second.save()
+    assert django_user_model.objects.get(pk=second.pk).username_canonical == "bobby"
+    second.username = "Bob"
+    with pytest.raises(ValidationError):
+        second.validate_unique()
