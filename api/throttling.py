@@ -64,4 +64,11 @@ class UserRateThrottle(throttling.UserRateThrottle, AtomicRate):
 
 
 class ScopedRateThrottle(throttling.ScopedRateThrottle, AtomicRate):
-    pass
+    #: Scopes counted per address even with a token: making accounts and logging in (each
+    #: new account's token would otherwise open a fresh allowance to the same address).
+    BY_ADDRESS = frozenset({"auth"})
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        if self.scope in self.BY_ADDRESS:
+            return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+        return super().get_cache_key(request, view)

@@ -31,7 +31,7 @@ from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from accounts import guard
-from accounts.backends import refused_as_suspended
+from accounts.backends import locked_for, refused_as_suspended
 from accounts.models import canonical_username
 from accounts.tokens import TokenCheck, remembered
 from api import push
@@ -254,7 +254,10 @@ class TokenView(QueryChecked, APIView):
         )
         if user is None and refused_as_suspended(request._request):
             raise account_suspended()
-        if user is None and (wait := guard.wait_seconds(username, guard.client_address(request))):
+        address = guard.client_address(request)
+        if user is None and (
+            wait := locked_for(request._request) or guard.wait_seconds(username, address)
+        ):
             raise ApiProblem(
                 429,
                 "login_locked",

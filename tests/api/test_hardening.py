@@ -104,6 +104,39 @@ def test_a_burst_of_parallel_guesses_gets_no_more_tries_than_the_free_failures(u
         attempt.succeeded = True
 
 
+def test_a_wrong_password_costs_one_hash_whatever_the_account(anon, users, monkeypatch):
+    """A suspended account paid a second hash for a wrong password: its time told a
+    guesser the account was suspended (said only to whoever gives the right password)."""
+    from django.contrib.auth.hashers import get_hasher
+
+    from accounts.moderation import account_suspend
+
+    hasher, hashes = type(get_hasher()), []
+    encode = hasher.encode
+    monkeypatch.setattr(hasher, "encode", lambda *a, **k: hashes.append(1) or encode(*a, **k))
+    root = get_user_model().objects.create_superuser("root", password="pw-root-123")
+    account_suspend(user=users["carol"], by=root, reason="spam", running="com")
+    counts = {}
+    for name in ("nobody", "alice", "carol"):
+        hashes.clear()
+        assert_problem(log_in(anon, name, "wrong"), 401, "invalid_credentials")
+        counts[name] = len(hashes)
+    assert counts == {"nobody": 1, "alice": 1, "carol": 1}
+    assert_problem(log_in(anon, "carol", "pw-carol-123"), 403, "account_suspended")
+
+
+def test_the_right_password_while_an_attempt_is_in_flight_is_told_to_wait(anon, users):
+    """The guard's refusal of a log-in racing another one was a 401 "wrong username or
+    password" for the right password; it is a 429 with the wait."""
+    for _ in range(guard.ACCOUNT_FREE_FAILURES - 1):
+        assert_problem(log_in(anon, "alice", "nope"), 401, "invalid_credentials")
+    count_key, _ = guard._keys("account", "alice")
+    cache.set(count_key + ":in-flight", 1, 30)  # another log-in of alice's is running
+    answer = log_in(anon, "alice", "pw-alice-123")
+    assert_problem(answer, 429, "login_locked")
+    assert int(answer["Retry-After"]) > 0
+
+
 def test_one_address_trying_many_accounts_is_slowed_down(anon, users):
     for n in range(guard.ADDRESS_FREE_FAILURES):
         log_in(anon, f"nobody-{n}", "wrong")
@@ -138,6 +171,24 @@ def test_registrations_are_throttled_by_address_not_header(anon, monkeypatch):
         for n in range(4)
     ]
     assert answers == [201, 201, 201, 429]
+
+
+def test_registrations_are_throttled_by_address_with_a_token_too(anon, monkeypatch):
+    """Each new account's token opened a fresh allowance to the same address."""
+    tighten(monkeypatch, auth="3/min")
+    client, answers = anon, []
+    for n in range(5):
+        body = {"username": f"chain{n}", "password": "correct-horse-battery"}
+        answer = client.post("/api/accounts/register", body, format="json")
+        answers.append(answer.status_code)
+        if answer.status_code == 201:  # the next request with the account just made
+            client = APIClient()
+            client.credentials(HTTP_AUTHORIZATION=f"Token {answer.json()['token']}")
+    assert answers == [201, 201, 201, 429, 429]
+    log_in_with_token = client.post(
+        "/api/auth/token", {"username": "chain0", "password": "wrong"}, format="json"
+    )
+    assert_problem(log_in_with_token, 429, "throttled")
 
 
 def test_forwarded_addresses_count_only_behind_the_configured_proxies(rf):
