@@ -5,6 +5,18 @@ from django.db import migrations, models
 from django.db.models import Q
 
 
+def refuse_local_matches(apps, schema_editor):
+    """Going back: the schema before this one holds one seat per account in a match, so
+    a local match (one account in every human seat) has no place in it."""
+    local = apps.get_model("golf", "Match").objects.filter(local=True).count()
+    if local:
+        raise RuntimeError(
+            f"cannot migrate back before 0009: {local} local (pass-and-play) matches exist, "
+            "and the older schema cannot hold them (one account seated more than once); "
+            "delete them first"
+        )
+
+
 class Migration(migrations.Migration):
     dependencies = [("golf", "0008_game_neutral_read_model")]
 
@@ -43,4 +55,5 @@ class Migration(migrations.Migration):
                 name="golf_seat_one_per_user",
             ),
         ),
+        migrations.RunPython(migrations.RunPython.noop, refuse_local_matches),
     ]

@@ -68,3 +68,16 @@ def test_matches_of_every_kind_migrate_forward_and_play_on(alice, bob, staff):
         assert f"{match_id}: OK" in out.getvalue()
     played = match_act(match_id=running.id, user=bob, action={"type": "reveal", "position": 1})
     assert played.version == kept[running.id]["version"] + 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_going_back_past_local_matches_says_why_it_cannot(alice):
+    """The schema before 0009 has one seat per account in a match: a local match made the
+    way back an IntegrityError on a unique index."""
+    match_create(creator=alice, rules={"local": True}, seats=[{"type": "me"}] * 2)
+    try:
+        with pytest.raises(RuntimeError, match=r"1 local .* matches exist"):
+            call_command("migrate", "golf", "0008_game_neutral_read_model", verbosity=0)
+    finally:
+        call_command("migrate", verbosity=0)
+    assert Match.objects.filter(local=True).count() == 1
