@@ -74,7 +74,13 @@ class User(AbstractUser):
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "username" in update_fields:
             kwargs["update_fields"] = {*update_fields, "username_canonical"}
+        # (``set_password`` keeps the new password in ``_password`` until the save)
+        new_password = self._password is not None and self.pk is not None
         super().save(*args, **kwargs)
+        if new_password:  # whoever held a token of the old password's holds none now
+            from rest_framework.authtoken.models import Token
+
+            Token.objects.filter(user=self).delete()
 
     def validate_unique(self, exclude: Any = None) -> None:
         """Forms (the admin's too) refuse a name whose canonical form is taken."""

@@ -173,3 +173,37 @@ def test_an_account_with_a_suffixed_canonical_name_can_still_be_saved_and_manage
     second.username = "Bob"
     with pytest.raises(ValidationError):
         second.validate_unique()
+
+
+def test_a_new_password_revokes_the_accounts_tokens(users, alice):
+    """Changing a stolen account's password (an operator, in the admin) leaves the thief's
+    token working no longer."""
+    assert alice.get("/api/me").status_code == 200
+    root = users["staff"].__class__.objects.create_superuser("root", password="pw-root-123")
+    admin = Client()
+    admin.force_login(root)
+    changed = admin.post(
+        f"/admin/accounts/user/{users['alice'].pk}/password/",
+        {
+            "password1": "Another-pass-789",
+            "password2": "Another-pass-789",
+            "usable_password": "true",
+        },
+    )
+    assert changed.status_code == 302
+    assert_problem(alice.get("/api/me"), 401, "authentication_failed")
+    logged_in = APIClient().post(
+        "/api/auth/token", {"username": "alice", "password": "Another-pass-789"}, format="json"
+    )
+    assert logged_in.status_code == 200
+
+
+def test_a_password_hash_upgrade_on_log_in_revokes_nothing(users, alice, monkeypatch):
+    from django.contrib.auth.hashers import get_hasher
+
+    monkeypatch.setattr(type(get_hasher()), "must_update", lambda self, encoded: True)
+    logged_in = APIClient().post(
+        "/api/auth/token", {"username": "alice", "password": "pw-alice-123"}, format="json"
+    )
+    assert logged_in.status_code == 200
+    assert alice.get("/api/me").status_code == 200  # the token another device holds
