@@ -28,6 +28,26 @@ function sumText(cards) {
 
 /** @extends {Table<NinetyNineAction, NinetyNineView>} */
 export class NinetyNineTable extends Table {
+  /** @param {ConstructorParameters<typeof Table>} args */
+  constructor(...args) {
+    super(...args);
+    // the contract the bid cards picked make: a live region kept on the page, as the prompt
+    this.contractNode = el("p", { class: "contract-live", role: "status" });
+    /** @type {{deal: number, plays: {seat: number, card: string}[], winner: number} | null}
+     * the last trick won that this page saw, and its deal (a deal's last trick is in no view
+     * of the next deal) */
+    this.lastWon = null;
+  }
+
+  /** @param {GameEvent} event */
+  record(event) {
+    if (event.type === "trick_won" && this.view && event.seq > this.logged) {
+      const data = /** @type {Record<string, any>} */ (event.data); // plays: [seat, card] in play order
+      this.lastWon = { deal: this.view.deal, plays: data.plays.map((/** @type {[number, string]} */ [seat, card]) => ({ seat, card })), winner: data.winner };
+    }
+    super.record(event);
+  }
+
   /** @param {import("./api.js").GameView} view */
   narrow(view) {
     return view.game === "ninety-nine" ? view : null;
@@ -98,7 +118,9 @@ export class NinetyNineTable extends Table {
     const table = this.frame(view, "ninety-nine", "Ninety-Nine table", `Deal ${view.deal} · up to ${view.most_deals}`);
     table.dataset.trumps = view.trumps ?? "";
     const premium = view.premium.seat === null ? "" : `${capital(this.seatName(view.premium.seat))} ${view.premium.kind === "reveal" ? "revealed" : "declared"}`;
-    table.append(el("p", { class: "facts" }, [[this.trumpsText(view), `${capital(this.seatName(view.eldest))} leads first`, premium].filter(Boolean).join(" · ")]));
+    const eldest = this.seatName(view.eldest);
+    const leads = `${capital(eldest)} ${eldest === "you" ? "lead" : "leads"} first`;
+    table.append(el("p", { class: "facts" }, [[this.trumpsText(view), leads, premium].filter(Boolean).join(" · ")]));
 
     const play = el("div", { class: "play" });
     const others = el("div", { class: "opponents" });
@@ -108,6 +130,11 @@ export class NinetyNineTable extends Table {
     play.append(others, this.trickArea(view.trick.plays, view.trick.leader, "The trick"));
     const last = view.trick.plays.length === 0 ? view.tricks.at(-1) : undefined;
     if (last) play.append(this.lastTrick(last.plays, last.winner));
+    // the last deal's last trick, while the next deal has none (the view has it no more)
+    const lastWon = this.lastWon;
+    if (!last && view === this.view && lastWon && view.trick.plays.length === 0 && view.last_deal?.deal === lastWon.deal && view.deal === lastWon.deal + 1) {
+      play.append(this.lastTrick(lastWon.plays, lastWon.winner, `Last trick of deal ${lastWon.deal}`));
+    }
     if (me !== null) play.append(this.myHand(view, me, legal));
     play.append(this.actionBar(view, legal), ...this.promptNodes(this.prompt(view)));
     const side = el("div", { class: "side" }, [this.contracts(view), this.lastDeal(view), this.dealScores(view), this.moveLog()]);
@@ -139,7 +166,7 @@ export class NinetyNineTable extends Table {
       el("h3", {}, [
         capital(name),
         el("span", { class: "showing" }, [` · ${plural(size, "card")} · bid ${this.contractText(view, seat)}${call ? ` · ${call}` : ""}`]),
-        toAct ? el("span", { class: "to-act-mark" }, [" · to play"]) : "",
+        toAct ? el("span", { class: "to-act-mark" }, [view.phase === "bidding" ? " · bidding" : view.phase === "premium" ? " · deciding on a premium bid" : " · to play"]) : "",
       ]),
     ]);
     const row = el("div", { class: "hand fan", role: "group", "aria-label": `${name}'s hand` });
@@ -181,15 +208,26 @@ export class NinetyNineTable extends Table {
         row.append(cardNode(card, `your ${cardName(card)}`, attrs));
       }
     }
-    block.append(row);
-    if (view.phase === "bidding" && biddable.size) {
-      block.append(el("p", { class: "contract-live", role: "status", "data-contract": String(contractOf(this.chosen)), "data-chosen": this.chosen.length ? [...this.chosen].sort().join(" ") : "" }, [
-        this.chosen.length ? `Bid cards: ${sumText(this.chosen)} = a contract of ${plural(contractOf(this.chosen), "trick")}` : "No bid cards chosen yet",
-      ]));
-    }
+    block.append(row, this.contractLive(view.phase === "bidding" && biddable.size > 0));
     const bid = view.bid_cards[me];
     if (bid) block.append(this.bidRow(bid, "Your bid cards", me));
     return block;
+  }
+
+  /** The contract the bid cards picked make, said in the same live region (kept on the page;
+   * empty when not choosing). @param {boolean} choosing */
+  contractLive(choosing) {
+    const node = this.contractNode;
+    const text = !choosing ? "" : this.chosen.length ? `Bid cards: ${sumText(this.chosen)} = a contract of ${plural(contractOf(this.chosen), "trick")}` : "No bid cards chosen yet";
+    if (node.textContent !== text) node.textContent = text;
+    if (choosing) {
+      node.dataset.contract = String(contractOf(this.chosen));
+      node.dataset.chosen = [...this.chosen].sort().join(" ");
+    } else {
+      delete node.dataset.contract;
+      delete node.dataset.chosen;
+    }
+    return this.keep(node);
   }
 
   /** Bid, premium calls, hint. @param {NinetyNineView} view @param {NinetyNineAction[]} legal */
@@ -235,9 +273,15 @@ export class NinetyNineTable extends Table {
     if (!last) return el("span", {});
     const items = last.points.map((p, seat) => {
       const contract = last.contracts[seat];
-      const made = last.made[seat] ? `made ${contract === null || contract === undefined ? "it" : plural(contract, "trick")}` : "missed";
+      const known = contract !== null && contract !== undefined;
+      const made = last.made[seat] ? `made ${known ? plural(contract, "trick") : "it"}` : `missed${known ? ` a contract of ${plural(contract, "trick")}` : ""}`;
       const premium = last.premium_seat === seat ? ` (${last.premium === "reveal" ? "revealed" : "declared"})` : "";
-      return el("li", { "data-seat": String(seat) }, [`${capital(this.seatName(seat))}${premium}: ${plural(last.tricks[seat] ?? 0, "trick")}, ${made}; ${p.tricks} + bonus ${p.bonus} + premium ${p.premium} = ${p.total}`]);
+      const item = el("li", { "data-seat": String(seat) }, [`${capital(this.seatName(seat))}${premium}: ${plural(last.tricks[seat] ?? 0, "trick")}, ${made}; ${p.tricks} + bonus ${p.bonus} + premium ${p.premium} = ${p.total}`]);
+      // the bid cards shown at the end of the deal (those who made theirs, the premium bidder)
+      const bid = last.bid_cards[seat];
+      const whose = this.seatName(seat) === "you" ? "Your" : `${capital(this.seatName(seat))}'s`;
+      if (bid) item.append(this.bidRow(bid, `${whose} bid cards, deal ${last.deal}`, seat));
+      return item;
     });
     return el("section", { class: "last-deal", "aria-label": `Deal ${last.deal}` }, [el("h3", {}, [`Deal ${last.deal}`]), el("ul", {}, items)]);
   }

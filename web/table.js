@@ -66,6 +66,12 @@ export function el(tag, attributes = {}, children = []) {
   return node;
 }
 
+/** A move's identity, whatever the order of its cards. @param {api.GameAction} action */
+function actionKey(action) {
+  const fields = Object.entries(action).map(([key, value]) => [key, Array.isArray(value) ? [...value].sort() : value]);
+  return JSON.stringify(fields.sort(([a], [b]) => String(a).localeCompare(String(b))));
+}
+
 /** @param {unknown} error @returns {boolean} */
 function isAbort(error) {
   return error instanceof DOMException && error.name === "AbortError";
@@ -156,6 +162,8 @@ export class Table {
     this.abort = new AbortController();
     /** @type {string[]} cards picked for a move of three cards (a pass, a bid), not sent yet */
     this.chosen = [];
+    /** the seq of the last event the move log has taken (each is logged once, in order) */
+    this.logged = 0;
     /** @type {(() => void) | null} called once, when the table first shows the match ended */
     this.onEnded = null;
     /** @type {((error: api.ApiError) => void) | null} called when the service answers 401
@@ -221,6 +229,26 @@ export class Table {
   choiceHoldsFrom(now, next) {
     const stillMine = next.seat !== null && next.seats_to_act.includes(next.seat); // (a timer may have chosen)
     return this.simultaneous(now) && this.simultaneous(next) && now.phase === next.phase && stillMine;
+  }
+
+  /**
+   * Puts back the choice and the hint a move took with it when that move failed, if they
+   * still stand at the table now shown (the same table, or one where only other seats
+   * chose meanwhile: a stale move's reload), keeping only what is still legal there.
+   * @param {V} sent the table the move was sent from
+   * @param {{chosen: string[], hinted: A | null, hintText: string}} kept
+   */
+  restoreChoice(sent, kept) {
+    const now = this.view;
+    if (!now || (now !== sent && !this.choiceHoldsFrom(sent, now))) return;
+    const legal = now.legal_actions;
+    const cards = new Set(legal.flatMap((a) => /** @type {{cards?: string[]}} */ (a).cards ?? []));
+    this.chosen = kept.chosen.filter((card) => cards.has(card));
+    const hinted = kept.hinted;
+    if (hinted && legal.some((a) => actionKey(a) === actionKey(hinted))) {
+      this.hinted = hinted;
+      this.hintText = kept.hintText;
+    }
   }
 
   /** Picks a card for a move of three cards, or puts it back. @param {string} card */
@@ -463,9 +491,28 @@ export class Table {
     return info.username ?? `seat ${seat + 1}`;
   }
 
+  /**
+   * Logs the events after the last one logged, up to `seq`, read from the log: those the
+   * page shows no version of (another seat's move just before one of this page's, or
+   * before a reload). Without them if they cannot be read: the table goes on.
+   * @param {number} seq
+   */
+  async logUpTo(seq) {
+    if (seq <= this.logged) return;
+    try {
+      const page = await api.events(this.detail.id, { after: this.logged, limit: Math.min(seq - this.logged, 500) }, this.abort.signal);
+      for (const event of page.events) if (event.seq <= seq) this.record(event);
+    } catch {
+      // (the lines are missed, not the move)
+    }
+  }
+
   /** Adds the event's line to the move log (its list changed in place: the line alone is
-   * announced). @param {GameEvent} event */
+   * announced), once: an event logged already (or before the first version shown) is not.
+   * @param {GameEvent} event */
   record(event) {
+    if (event.seq <= this.logged) return;
+    this.logged = event.seq;
     const said = this.describe(event);
     if (!said) return;
     // a move the turn timer made (actor timer:<seat>): the seat's time ran out
@@ -552,6 +599,8 @@ export class Table {
     const view = this.view;
     if (!view || this.busy) return;
     this.busy = true;
+    // the choice in progress and the hint go with the move; put back if it fails
+    const kept = { chosen: this.chosen, hinted: this.hinted, hintText: this.hintText };
     this.forgetChoice();
     this.render();
     try {
@@ -560,16 +609,20 @@ export class Table {
       const version = this.simultaneous(view) ? null : this.version;
       const result = await api.act(this.detail.id, action, version);
       const next = this.narrow(result.view);
+      // the answer carries this move's events only: another seat's, just before it, are read
+      await this.logUpTo((result.events[0]?.seq ?? result.version + 1) - 1);
       this.busy = false;
       if (next && result.version > this.version) {
         for (const event of result.events) this.record(event);
         this.show(next);
       } else this.render();
     } catch (error) {
-      // whatever failed, the table is drawn again, not busy, its moves offered again
+      // whatever failed, the table is drawn again, not busy, its moves offered again (and
+      // the choice and hint with them, where they still stand)
       this.busy = false;
       const problem = error instanceof api.ApiError ? error.problem : null;
       if (problem?.code !== "precondition_failed" && problem?.code !== "version_conflict") {
+        this.restoreChoice(view, kept);
         this.render();
         this.failed(error);
         return;
@@ -578,6 +631,7 @@ export class Table {
       // if it cannot be read, the table stays as it was, its moves offered again; the
       // stream catches up
       if (problem.current_version) await this.reload(problem.current_version).catch((failed) => this.failed(failed));
+      this.restoreChoice(view, kept);
       this.render();
     }
   }
@@ -600,6 +654,7 @@ export class Table {
 
   /** @param {number} version */
   async reload(version) {
+    await this.logUpTo(version); // the moves that made this page's stale
     const view = this.narrow(await api.stateAt(this.detail.id, version, this.abort.signal));
     if (view && version >= this.version) {
       this.passing = false; // the match's latest version, as the API says
@@ -641,6 +696,7 @@ export class Table {
     if (!this.choiceHolds(view)) this.forgetChoice();
     this.view = view;
     this.version = view.version;
+    this.logged = Math.max(this.logged, view.version); // (what came before is not logged)
     this.shownAt = performance.now();
     this.render();
     if (!this.ended(view)) void this.learnDeadline(view.version);
@@ -785,7 +841,9 @@ export class Table {
         ]),
       );
     }
-    if (plays.length === 0) row.append(el("p", { class: "empty-trick" }, [leader === null ? "No cards played yet." : `${capital(this.seatName(leader))} to lead.`]));
+    const view = this.shown();
+    const empty = view && this.ended(view) ? "No trick: the match is over." : leader === null ? "No cards played yet." : `${capital(this.seatName(leader))} to lead.`;
+    if (plays.length === 0) row.append(el("p", { class: "empty-trick" }, [empty]));
     area.append(row);
     return area;
   }
@@ -793,11 +851,11 @@ export class Table {
   /**
    * The trick just won, in a line, while the next is not begun: the last card of a trick
    * (yours, or a COM's a moment ago) is otherwise never on the table.
-   * @param {{seat: number, card: string}[]} plays @param {number} winner
+   * @param {{seat: number, card: string}[]} plays @param {number} winner @param {string} [which] e.g. "Last trick of deal 1"
    */
-  lastTrick(plays, winner) {
+  lastTrick(plays, winner, which = "Last trick") {
     const cards = plays.map((p) => `${this.seatName(p.seat)}: ${cardName(p.card)}`).join(", ");
-    return el("p", { class: "last-trick" }, [`Last trick (${cards}): ${this.seatName(winner) === "you" ? "you took it" : `${capital(this.seatName(winner))} took it`}.`]);
+    return el("p", { class: "last-trick" }, [`${which} (${cards}): ${this.seatName(winner) === "you" ? "you took it" : `${capital(this.seatName(winner))} took it`}.`]);
   }
 
   /**

@@ -22,7 +22,17 @@
 //                  prompt and the move log are the same elements, never off the page, their
 //                  text new (a live region newly put on the page is not announced);
 //   heartsSeen     Hearts cards seen before an undo, back in a COM's hand, are shown;
-//   skipLink       "Skip to the game" focuses the page's content, the table left in place.
+//   skipLink       "Skip to the game" focuses the page's content, the table left in place;
+//   moveRefused*   a bid refused (422), the service down (503), the network down: the bid
+//                  cards chosen and the hint stay; passStale: a pass refused as stale (409)
+//                  keeps, at the table read again, the cards still legal and the hint;
+//   logOvertaken   another seat's bid just before this page's, in no answer and skipped by
+//                  the stream: logged once, in order;
+//   contractRegion the contract of the bid cards picked is one live region, kept;
+//   lastDealShown  the last deal's shown bid cards and a failed revealer's contract;
+//   ninetyNineTexts "You lead first", what the others do (bidding, a premium call), and
+//                  no "to lead" once the match is over;
+//   lastTrickOfDeal the deal's last trick, played by this page, said in the next deal.
 //
 //   node tests/web/client_faults.mjs <content security policy> [<screenshot dir>]
 //
@@ -45,6 +55,8 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const json = (status, body) => ({ status, contentType: status >= 400 ? "application/problem+json" : "application/json", body: JSON.stringify(body) });
 const problem = (status, code, title, detail) => json(status, { type: "about:blank", title, status, detail, code });
 const unauthorized = () => problem(401, "authentication_failed", "Authentication failed", "Invalid token.");
+/** An answer the network never gives (the request fails in the page: a TypeError). */
+const NETWORK_DOWN = { abort: true };
 
 function golfView(version, over = {}) {
   return {
@@ -152,7 +164,7 @@ const event = (seq, type, seat, data) => ({ seq, type, schema_version: 1, actor:
 const browser = await launch();
 /** The console errors of the scenario's pages (a request answered 4xx aside: on purpose). */
 let pageErrors = [];
-const EXPECTED = /the server responded with a status of 4\d\d/;
+const EXPECTED = /the server responded with a status of (4\d\d|503)|net::ERR_FAILED/;
 
 /**
  * A page of the web client at `origin`, its API answered by `answer(method, path, query,
@@ -178,7 +190,8 @@ async function open(answer, { origin = LOCAL, hash = `#/match/${ID}` } = {}) {
       requests.push({ method: request.method(), path, query: url.search, headers: request.headers() });
       response = await answer(request.method(), path, url.searchParams, request);
     } else response = { status: 404, body: "" };
-    await route.fulfill(response).catch(() => {}); // (the page may be gone meanwhile)
+    if (response === NETWORK_DOWN) await route.abort("failed").catch(() => {});
+    else await route.fulfill(response).catch(() => {}); // (the page may be gone meanwhile)
   });
   await page.goto(`${origin}/`);
   await page.evaluate((token) => localStorage.setItem("card-games-token", token), TOKEN);
@@ -572,6 +585,185 @@ scenarios.hintRegion = async () => {
   await page.locator(".hint:not(:empty)").waitFor();
   await page.locator('.seat.mine button[data-card="5C"]').click();
   return page.evaluate(() => ({ same: document.querySelector(".game-table .hint")?.marked === true, role: document.querySelector(".game-table .hint")?.getAttribute("role"), text: document.querySelector(".game-table .hint")?.textContent }));
+};
+
+const HAND12 = ["8C", "9C", "7H", "8H", "JH", "AH", "6S", "9S", "QS", "KS", "JD", "QD"];
+/** Every bid of three cards of `hand`. */
+const bids = (hand) => passes(hand).map(({ cards }) => ({ type: "bid", cards }));
+/** Ninety-Nine's bidding: every seat to lay three cards aside at once. */
+function ninetyNineBidding(version, over = {}) {
+  return ninetyNineView(version, {
+    phase: "bidding", seats_to_act: [0, 1, 2], dealt: [HAND12, null, null], hands: [HAND12, null, null], hand_sizes: [12, 12, 12], has_bid: [false, false, false],
+    bid_cards: [null, null, null], contracts: [null, null, null], premium: { calls: [null, null, null], seat: null, kind: null, shown: false }, legal_actions: bids(HAND12), ...over,
+  });
+}
+const BID_HINT = { action: { type: "bid", cards: ["8C", "JH", "QD"] }, reason: "Lay aside the 8 of clubs, the jack of hearts and the queen of diamonds: 5 tricks." };
+/** The choice in progress, the hint and the move that sends them, as the page shows them. */
+const choiceState = (page) => page.evaluate(() => {
+  const table = document.querySelector(".game-table");
+  const send = table?.querySelector('.actions button[data-action="bid"], .actions button[data-action="pass"]');
+  const errors = document.getElementById("errors");
+  return {
+    version: Number(table?.getAttribute("data-version")),
+    chosen: [...(table?.querySelectorAll('.hand.mine button[aria-pressed="true"]') ?? [])].map((b) => b.getAttribute("data-card")),
+    hint: table?.querySelector(".hint")?.textContent || null,
+    hinted: [...(table?.querySelectorAll(".hand.mine .hinted") ?? [])].map((n) => n.getAttribute("data-card")),
+    send: send ? { text: send.textContent, disabled: send.disabled } : null,
+    message: errors && !errors.hidden ? (errors.querySelector("p")?.textContent ?? "") : null,
+  };
+});
+
+/** A bid refused (`kind`): the cards chosen and the hint, before and after. */
+async function refusedBid(kind) {
+  const refusal = {
+    refused: () => problem(422, "illegal_action", "The rules forbid this move", "Not now."),
+    down: () => problem(503, "service_unavailable", "Service unavailable", "Try again in a moment."),
+    network: () => NETWORK_DOWN,
+  }[kind];
+  const match = fakeMatch([ninetyNineBidding(10)]);
+  let posts = 0;
+  const { page } = await open(async (method, path, query) => {
+    if (path === `/matches/${ID}/hint`) return json(200, BID_HINT);
+    if (method === "POST" && path === `/matches/${ID}/actions`) {
+      posts += 1;
+      return refusal();
+    }
+    return match.answer(method, path, query);
+  });
+  await atVersion(page, 10);
+  await page.getByRole("button", { name: "Hint" }).click();
+  await page.locator(".hint:not(:empty)").waitFor();
+  for (const card of ["8C", "JH", "QD"]) await page.locator(`.hand.mine button[data-card="${card}"]`).click();
+  const before = await choiceState(page);
+  await page.locator('.actions button[data-action="bid"]').click();
+  await page.locator("#errors:not([hidden])").waitFor({ timeout: 5_000 });
+  await atVersion(page, 10);
+  return { posts, before, after: await choiceState(page) };
+}
+scenarios.moveRefusedRules = () => refusedBid("refused");
+scenarios.moveRefusedDown = () => refusedBid("down");
+scenarios.moveRefusedNetwork = () => refusedBid("network");
+
+scenarios.passStale = async () => {
+  // read again at 11: another seat has passed (this seat still to choose), and the jack of
+  // clubs is (for the test's sake) in no pass offered any more
+  const again = heartsPassing(11, { seats_to_act: [0, 2, 3], passes_chosen: [false, true, false, false], legal_actions: passes(HAND13.filter((c) => c !== "JC")) });
+  const match = fakeMatch([heartsPassing(10), again]);
+  const { page } = await open(async (method, path, query) => {
+    if (path === `/matches/${ID}/hint`) return json(200, PASS_HINT);
+    if (method === "POST" && path === `/matches/${ID}/actions`) return json(409, { type: "about:blank", title: "Version conflict", status: 409, detail: "The match moved on.", code: "version_conflict", current_version: 11 });
+    return match.answer(method, path, query);
+  });
+  await atVersion(page, 10);
+  await page.getByRole("button", { name: "Hint" }).click();
+  await page.locator(".hint:not(:empty)").waitFor();
+  for (const card of ["5C", "JC", "QS"]) await page.locator(`.hand.mine button[data-card="${card}"]`).click();
+  await page.locator('.actions button[data-action="pass"]').click();
+  await atVersion(page, 11);
+  await page.locator("#errors:not([hidden])").waitFor({ timeout: 5_000 });
+  return choiceState(page);
+};
+
+scenarios.logOvertaken = async () => {
+  const mine = ["8C", "JH", "QD"];
+  const rest = HAND12.filter((c) => !mine.includes(c));
+  const v11 = ninetyNineBidding(11, { has_bid: [false, true, false], seats_to_act: [0, 2], hand_sizes: [12, 9, 12] });
+  const v12 = ninetyNineBidding(12, { has_bid: [true, true, false], seats_to_act: [2], hands: [rest, null, null], hand_sizes: [9, 9, 12], bid_cards: [mine, null, null], contracts: [5, null, null], legal_actions: [] });
+  const match = fakeMatch([ninetyNineBidding(10), v11, v12]);
+  // COM 1 bid (11) just before this page's bid (12): the answer carries 12 alone
+  const theirs = event(11, "bid_made", 1, { seat: 1, cards: [null, null, null] });
+  const ours = event(12, "bid_made", 0, { seat: 0, cards: mine });
+  const { page, requests } = await open(async (method, path, query) => {
+    if (method === "POST" && path === `/matches/${ID}/actions`) return json(200, { version: 12, events: [ours], view: v12 });
+    if (path === `/matches/${ID}/events`) {
+      const after = Number(query.get("after"));
+      const events = [theirs, ours].filter((e) => e.seq > after).slice(0, Number(query.get("limit") ?? 100));
+      return json(200, { events, version: 12, next_after: events.at(-1)?.seq ?? after, has_more: false });
+    }
+    return match.answer(method, path, query);
+  });
+  await atVersion(page, 10);
+  for (const card of mine) await page.locator(`.hand.mine button[data-card="${card}"]`).click();
+  await page.locator('.actions button[data-action="bid"]').click();
+  await atVersion(page, 12);
+  // the stream brings both only now, after the answer
+  match.release(theirs);
+  match.release(ours);
+  await sleep(1000);
+  return { log: await page.locator(".move-log li").allTextContents(), reads: requests.filter((r) => r.path.endsWith("/events")).map((r) => r.query) };
+};
+
+scenarios.contractRegion = async () => {
+  const match = fakeMatch([ninetyNineBidding(10)]);
+  const { page } = await open(match.answer);
+  await atVersion(page, 10);
+  const region = () => page.evaluate(() => {
+    const node = document.querySelector(".game-table .contract-live");
+    return { same: node?.marked === true, role: node?.getAttribute("role") ?? null, text: node?.textContent ?? null, contract: node?.getAttribute("data-contract") ?? null };
+  });
+  await page.evaluate(() => (document.querySelector(".game-table .contract-live").marked = true));
+  await page.locator('.hand.mine button[data-card="8C"]').click();
+  await page.locator('.hand.mine button[data-card="JH"]').click();
+  return region();
+};
+
+const B0 = ["8C", "JH", "QD"];
+const B2 = ["7C", "8D", "9D"];
+/** Deal 1 scored: you made 5; COM 1 missed (its bid unseen); COM 2 revealed and missed 3. */
+const DEAL_1 = {
+  deal: 1, tricks: [5, 2, 2], made: [true, false, false], contracts: [5, null, 3], bid_cards: [B0, null, B2], premium_seat: 2, premium: "reveal",
+  points: [{ tricks: 5, bonus: 20, premium: 60, total: 85 }, { tricks: 2, bonus: 0, premium: 60, total: 62 }, { tricks: 2, bonus: 0, premium: -120, total: -118 }],
+  totals: [85, 62, -118],
+};
+const dealTwo = (version) => ninetyNineBidding(version, { deal: 2, dealer: 1, eldest: 2, trumps: "H", last_deal: DEAL_1, deal_scores: [[85, 62, -118]], totals: [85, 62, -118] });
+
+scenarios.lastDealShown = async () => {
+  const match = fakeMatch([dealTwo(44)]);
+  const { page } = await open(match.answer);
+  await atVersion(page, 44);
+  return {
+    lines: await page.locator(".last-deal li").evaluateAll((items) => items.map((li) => ({
+      seat: li.getAttribute("data-seat"),
+      text: li.firstChild?.textContent ?? "",
+      bid: [...li.querySelectorAll(".bid-cards .card")].map((c) => c.getAttribute("data-card")),
+      label: li.querySelector(".bid-cards")?.getAttribute("aria-label") ?? null,
+    }))),
+  };
+};
+
+scenarios.ninetyNineTexts = async () => {
+  const seen = async (view, read) => {
+    const match = fakeMatch([view]);
+    const { page } = await open(match.answer);
+    await atVersion(page, view.version);
+    return page.evaluate(read);
+  };
+  const marks = () => [...document.querySelectorAll(".opponent .to-act-mark")].map((n) => n.textContent);
+  const youFirst = { dealer: 2, eldest: 0 };
+  const bidding = await seen(ninetyNineBidding(10, youFirst), () => ({ facts: document.querySelector(".facts")?.textContent, marks: [...document.querySelectorAll(".opponent .to-act-mark")].map((n) => n.textContent) }));
+  const premium = { calls: ["pass", null, null], seat: null, kind: null, shown: false };
+  const calling = await seen(ninetyNineView(13, { ...youFirst, phase: "premium", premium, seats_to_act: [1] }), marks);
+  const end = ninetyNineView(90, { ...youFirst, phase: "finished", seats_to_act: [], winners: [0], hands: [[], [], []], hand_sizes: [0, 0, 0], trick: { leader: 0, plays: [] } });
+  const over = await seen(end, () => document.querySelector(".trick .empty-trick")?.textContent ?? null);
+  return { bidding, calling, over };
+};
+
+scenarios.lastTrickOfDeal = async () => {
+  const t9 = { trick: 9, leader: 1, plays: [[1, "TS"], [2, "QH"], [0, "9S"]], winner: 1 };
+  const known = { has_bid: [true, true, true], bid_cards: [B0, null, B2], contracts: [5, null, 3], premium: { calls: [null, "pass", "reveal"], seat: 2, kind: "reveal", shown: true } };
+  const v40 = ninetyNineView(40, { ...known, hands: [["9S"], null, []], dealt: [HAND12, null, null], hand_sizes: [1, 0, 0], tricks_won: [5, 1, 2], trick: { leader: 1, plays: [{ seat: 1, card: "TS" }, { seat: 2, card: "QH" }] }, legal_actions: [{ type: "play", card: "9S" }] });
+  const match = fakeMatch([v40, dealTwo(44)]);
+  const { page } = await open(async (method, path, query) => {
+    if (method === "POST" && path === `/matches/${ID}/actions`) {
+      const events = [event(41, "card_played", 0, { seat: 0, card: "9S" }), event(42, "trick_won", null, t9), event(43, "deal_scored", null, DEAL_1), event(44, "deal_started", null, { deal: 2, dealer: 1, trumps: "H", hands: [HAND12, Array(12).fill(null), Array(12).fill(null)] })];
+      return json(200, { version: 44, events, view: dealTwo(44) });
+    }
+    return match.answer(method, path, query);
+  });
+  await atVersion(page, 40);
+  await page.locator('.hand.mine button[data-card="9S"]').click();
+  await atVersion(page, 44);
+  return { last: await page.locator(".game-table .last-trick").allTextContents() };
 };
 
 const result = { done: false, scenarios: {} };

@@ -211,3 +211,78 @@ def test_the_hint_is_one_live_region_kept_on_the_page(scenarios):
     seen = seen_in(scenarios, "hintRegion")
     assert seen == {**seen, "same": True, "role": "status"}
     assert seen["text"] == "Hint: Pass the queen of spades and two high hearts."
+
+
+# --- Ninety-Nine: a refused move, the move log, the live contract, the last deal -----------------
+@pytest.mark.parametrize("kind", ["Rules", "Down", "Network"])
+def test_a_refused_bid_keeps_the_cards_chosen_and_the_hint(scenarios, kind):
+    seen = seen_in(scenarios, f"moveRefused{kind}")
+    assert seen["posts"] == 1
+    before, after = seen["before"], seen["after"]
+    assert sorted(before["chosen"]) == ["8C", "JH", "QD"], before
+    assert after["message"], after  # the refusal said
+    # the bid is ready to go again: the same three cards, the button, the hint
+    assert sorted(after["chosen"]) == ["8C", "JH", "QD"], after
+    assert after["send"] == {"text": "Bid 5 tricks", "disabled": False}, after
+    assert after["hint"] == before["hint"] and after["hint"].startswith("Hint: Lay aside"), after
+    assert sorted(after["hinted"]) == ["8C", "JH", "QD"], after
+
+
+def test_a_pass_refused_as_stale_keeps_what_still_holds_at_the_table_read_again(scenarios):
+    seen = seen_in(scenarios, "passStale")
+    assert seen["version"] == 11 and seen["message"], seen
+    # the jack of clubs is in no pass offered at 11: it goes, the other two stay
+    assert sorted(seen["chosen"]) == ["5C", "QS"], seen
+    assert seen["send"] == {"text": "Pass these three cards", "disabled": True}, seen
+    assert seen["hint"] == "Hint: Pass the queen of spades and two high hearts.", seen
+
+
+def test_another_seats_move_just_before_the_pages_own_is_logged_once_in_order(scenarios):
+    seen = seen_in(scenarios, "logOvertaken")
+    assert seen["log"] == [
+        "COM 1 (easy) laid three bid cards aside.",
+        "You laid three bid cards aside.",
+    ], seen
+    assert seen["reads"] == ["?after=10&limit=1"], seen
+
+
+def test_the_contract_of_the_bid_cards_picked_is_one_live_region_kept_on_the_page(scenarios):
+    seen = seen_in(scenarios, "contractRegion")
+    assert seen == {
+        **seen,
+        "same": True,
+        "role": "status",
+        "text": "Bid cards: 3 + 2 = a contract of 5 tricks",
+        "contract": "5",
+    }
+
+
+def test_the_last_deal_shows_the_bid_cards_shown_and_a_missed_contract(scenarios):
+    lines = {line["seat"]: line for line in seen_in(scenarios, "lastDealShown")["lines"]}
+    assert lines["0"]["text"].startswith("You: 5 tricks, made 5 tricks;"), lines
+    assert lines["0"]["bid"] == ["8C", "JH", "QD"]
+    assert lines["0"]["label"] == "Your bid cards, deal 1: 3 + 2 + 0 = 5 tricks"
+    # a revealer who missed: the contract named, the bid cards shown
+    assert lines["2"]["text"].startswith(
+        "COM 2 (easy) (revealed): 2 tricks, missed a contract of 3 tricks;"
+    ), lines
+    assert lines["2"]["bid"] == ["7C", "8D", "9D"]
+    # a bid that stays face down: nothing of it
+    assert lines["1"]["text"].startswith("COM 1 (easy): 2 tricks, missed;"), lines
+    assert lines["1"]["bid"] == []
+
+
+def test_ninety_nine_says_what_each_seat_does_in_good_english(scenarios):
+    seen = seen_in(scenarios, "ninetyNineTexts")
+    assert seen["bidding"]["facts"] == "No trumps · You lead first", seen
+    assert seen["bidding"]["marks"] == [" · bidding", " · bidding"], seen
+    assert seen["calling"] == [" · deciding on a premium bid"], seen
+    assert seen["over"] == "No trick: the match is over.", seen
+
+
+def test_the_last_trick_of_a_deal_is_said_in_the_next(scenarios):
+    (line,) = seen_in(scenarios, "lastTrickOfDeal")["last"]
+    assert line == (
+        "Last trick of deal 1 (COM 1 (easy): 10 of spades, COM 2 (easy): queen of hearts,"
+        " you: 9 of spades): COM 1 (easy) took it."
+    )
