@@ -337,17 +337,22 @@ LOBBY_EXPIRY_HOURS = env_int("LOBBY_EXPIRY_HOURS", 7 * 24)
 # among its unfinished matches (MAX_UNFINISHED_MATCHES) would otherwise be held for good
 # by whoever stopped playing a match without a turn timer.
 MATCH_IDLE_DAYS = env_int("MATCH_IDLE_DAYS", 30)
+SWEEP_INTERVAL_SECONDS = float(env_int("SWEEP_INTERVAL_SECONDS", 5))
+IDLE_EXPIRY_INTERVAL_SECONDS = 600.0
+# A periodic task waits its turn behind a busy queue (one dropped there, as soon as the
+# next was due, left a queue more than an interval behind with no sweep at all); the copies
+# queued meanwhile find one run lately and return at once (matches.tasks.first_run_lately).
+# They expire after an hour of waiting, so a queue stuck for good holds no more than that.
 CELERY_BEAT_SCHEDULE = {
     "sweep-stalled-matches": {
         "task": "matches.tasks.sweep_stalled",
-        "schedule": float(env_int("SWEEP_INTERVAL_SECONDS", 5)),
-        # a sweep still queued when the next is due is dropped, not run in a pile after it
-        "options": {"expires": float(env_int("SWEEP_INTERVAL_SECONDS", 5))},
+        "schedule": SWEEP_INTERVAL_SECONDS,
+        "options": {"expires": 3600.0},
     },
     "expire-idle-matches": {
         "task": "matches.tasks.expire_idle_matches",
-        "schedule": 600.0,
+        "schedule": IDLE_EXPIRY_INTERVAL_SECONDS,
         # (no one waits on it: it keeps off the queue of the turns people wait for)
-        "options": {"expires": 600.0, "queue": BACKGROUND_QUEUE},
+        "options": {"expires": 3600.0, "queue": BACKGROUND_QUEUE},
     },
 }

@@ -13,6 +13,7 @@ import threading
 from datetime import timedelta
 
 from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.core.cache import cache
 from django.db import OperationalError
@@ -47,6 +48,8 @@ def publish(followup: FollowUp) -> bool:
         return True  # the sweeper publishes it nearer the time (its row's next attempt)
     try:
         task.apply_async(args=args, queue=followup.queue, countdown=countdown or None)
+    except SoftTimeLimitExceeded:  # the task's time is up: it stops here
+        raise
     except Exception as exc:  # the broker is away: the outbox keeps the work
         logger.warning(
             "could not publish %s for %s at version %s (%s); the sweeper will retry",
@@ -139,6 +142,8 @@ def _first_lately(work: tuple[str, int, str], seconds: float) -> bool:
         return True
     try:
         return bool(cache.add("sweep:{}:{}:{}".format(*work), 1, timeout=seconds))
+    except SoftTimeLimitExceeded:
+        raise
     except Exception as exc:  # the cache is only a brake
         logger.warning("sweeper: the cache is away (%s); sending anyway", type(exc).__name__)
         return True
@@ -179,9 +184,23 @@ def turn_timer(match_id: str, expected_version: int) -> int:
     return services.timed_out_turn(match_id=match_id, expected_version=expected_version)
 
 
+def first_run_lately(name: str, interval: float) -> bool:
+    """Whether this run of the periodic task ``name`` is the first in most of ``interval``
+    (marking it so): the copies beat queued while a busy queue held the first return at
+    once. With the cache away, yes (a sweep run twice does no harm)."""
+    try:
+        return bool(cache.add(f"periodic:{name}", 1, timeout=max(1.0, interval * 0.8)))
+    except SoftTimeLimitExceeded:
+        raise
+    except Exception:
+        return True
+
+
 @shared_task(**{**TASK_OPTIONS, "acks_late": False})
 def sweep_stalled() -> int:
     """Periodic (Celery beat): publish overdue follow-ups, re-enqueue stalled work."""
+    if not first_run_lately("sweep", settings.SWEEP_INTERVAL_SECONDS):
+        return 0
     return len(sweep())
 
 
@@ -199,15 +218,30 @@ def expire_idle(limit: int = 500) -> list[str]:
             .order_by("updated_at")
             .values_list("id", flat=True)[:limit]
         )
-        ended = [str(i) for i in stale if services.idle_expire(match_id=i, idle=idle)]
+        ended = [str(i) for i in stale if _expired(i, idle)]
         if ended:
             logger.info("expired %d %s matches idle for %s", len(ended), status, idle)
         expired += ended
     return expired
 
 
+def _expired(match_id: object, idle: timedelta) -> bool:
+    """``idle_expire`` for one match; a match it fails on (its game no longer registered,
+    a log that does not replay) is logged and passed over, not left to stop every expiry
+    after it, run after run (the oldest first)."""
+    try:
+        return services.idle_expire(match_id=match_id, idle=idle)
+    except (SoftTimeLimitExceeded, OperationalError):  # the task's time, or the database
+        raise
+    except Exception:
+        logger.exception("could not expire match %s; passed over", match_id)
+        return False
+
+
 @shared_task(**{**TASK_OPTIONS, "acks_late": False})
 def expire_idle_matches() -> int:
     """Periodic (Celery beat): abort the lobbies nobody joined, and the matches nobody
     moved in, in time."""
+    if not first_run_lately("expire-idle", settings.IDLE_EXPIRY_INTERVAL_SECONDS):
+        return 0
     return len(expire_idle())

@@ -433,3 +433,64 @@ def test_a_match_nobody_moved_in_for_match_idle_days_expires(alice, bob, setting
     assert last.payload["reason"] == "expired: no one moved in time"
     assert Match.objects.get(pk=moving.pk).status == "active"
     assert expire_idle() == []
+
+
+def test_periodic_tasks_wait_behind_a_busy_queue_and_their_copies_return_at_once(monkeypatch):
+    """A sweep dropped as soon as the next was due left a queue more than an interval
+    behind with no sweep at all (no lost work re-sent, no timer due later published); now
+    it waits its turn, and the copies beat queued meanwhile do nothing."""
+    from django.conf import settings as live
+    from django.core.cache import cache
+
+    from matches import tasks
+
+    for entry in live.CELERY_BEAT_SCHEDULE.values():
+        assert entry["options"]["expires"] >= 3600 > entry["schedule"]
+    runs = []
+    monkeypatch.setattr(tasks, "sweep", lambda: runs.append("sweep") or [])
+    monkeypatch.setattr(tasks, "expire_idle", lambda: runs.append("expire") or [])
+    cache.delete_many(["periodic:sweep", "periodic:expire-idle"])
+    for _ in range(3):  # a pile of copies, run one after the other
+        tasks.sweep_stalled.apply()
+        tasks.expire_idle_matches.apply()
+    assert runs == ["sweep", "expire"]
+
+
+def test_a_match_that_cannot_expire_is_passed_over_not_left_to_stop_every_expiry(
+    alice, settings, caplog
+):
+    from matches.tasks import expire_idle
+
+    settings.LOBBY_EXPIRY_HOURS = 24
+    seats = [{"type": "me"}, {"type": "open"}]
+    broken, idle = (match_create(creator=alice, seats=seats) for _ in range(2))
+    Match.objects.filter(pk=broken.pk).update(  # the oldest: a game no longer registered
+        game="canasta", updated_at=timezone.now() - timedelta(hours=30)
+    )
+    Match.objects.filter(pk=idle.pk).update(updated_at=timezone.now() - timedelta(hours=25))
+    assert expire_idle() == [str(idle.id)]
+    assert Match.objects.get(pk=broken.pk).status == "waiting"
+    assert f"could not expire match {broken.id}" in caplog.text
+
+
+def test_a_task_out_of_time_stops_publishing(alice, monkeypatch):
+    """The soft time limit was taken for a broker away, logged, and the loop went on until
+    the hard limit killed the worker's process."""
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    from matches import tasks
+
+    def out_of_time(*args, **kwargs):
+        raise SoftTimeLimitExceeded()
+
+    monkeypatch.setattr(tasks, "_eager", lambda: False)
+    monkeypatch.setattr(tasks.play_com_turn, "apply_async", out_of_time)
+    followup = FollowUp(
+        match_id=match_create(creator=alice, seats=[{"type": "me"}, {"type": "com"}]).id,
+        version=2,
+        kind=FollowUpKind.COM,
+        queue="interactive",
+        due_at=timezone.now(),
+    )
+    with pytest.raises(SoftTimeLimitExceeded):
+        tasks.publish(followup)
