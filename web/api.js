@@ -192,6 +192,16 @@ export async function join(id) {
   return /** @type {MatchDetail} */ (await call("POST", `/matches/${encodeURIComponent(id)}/join`, { body: {} }));
 }
 
+/**
+ * Leaves a match under way: a COM of the game's middle level plays your seat from then on
+ * (you read the match as a spectator); the last player to leave aborts it instead. A lobby
+ * and a local match are not left (409 `cannot_leave`). Answers 204: nothing to return.
+ * @param {string} id @returns {Promise<void>}
+ */
+export async function leave(id) {
+  await call("POST", `/matches/${encodeURIComponent(id)}/leave`);
+}
+
 /** @param {string} id @param {AbortSignal} [signal] @returns {Promise<MatchDetail>} */
 export async function match(id, signal) {
   return /** @type {MatchDetail} */ (await call("GET", `/matches/${encodeURIComponent(id)}`, signal ? { signal } : {}));

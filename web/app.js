@@ -391,15 +391,51 @@ async function matchPage(id, turn) {
   showAccount(user);
   const root = el("div", { class: "table-root" });
   const proof = el("section", { class: "panel verification", "aria-label": "Deal verification", hidden: "" });
-  main.replaceChildren(root, proof);
+  // a seated player may leave a match under way (not a lobby, nor a local match): the
+  // button is the page's, outside the table (which is drawn again at every version)
+  const leaving = detail.your_seat !== null && detail.status === "active" && !detail.local ? leaveBar(id) : null;
+  main.replaceChildren(root, ...(leaving ? [leaving] : []), proof);
   table =
     detail.game === "hearts" ? new HeartsTable(root, detail, showError)
     : detail.game === "ninety-nine" ? new NinetyNineTable(root, detail, showError)
     : new GolfTable(root, detail, showError);
-  // once the match has ended the API reveals the seed: check the deals in this browser
-  table.onEnded = () => void showVerification(proof, id);
+  // once the match has ended there is nothing to leave; the API reveals the seed: check
+  // the deals in this browser
+  table.onEnded = () => {
+    leaving?.remove();
+    void showVerification(proof, id);
+  };
   table.onLoggedOut = (error) => void loggedOut(error);
   await table.start();
+}
+
+/** What leaving a match means, asked before it is left (the browser's confirm). */
+const LEAVE_QUESTION =
+  "Leave this match?\n\nA computer player (COM) will play your seat from now on, and you will " +
+  "watch the rest of the match as a spectator. If you are the last player left, the match is " +
+  "aborted instead.";
+
+/**
+ * "Leave this match…": once confirmed, `POST /api/matches/{id}/leave` (a COM takes the
+ * seat), then the lobby; a refusal is shown, and the button may be pressed again.
+ * @param {string} id @returns {HTMLElement}
+ */
+function leaveBar(id) {
+  const button = el("button", { type: "button", class: "secondary leave-match" }, ["Leave this match…"]);
+  button.addEventListener("click", () => {
+    if (!window.confirm(LEAVE_QUESTION)) return;
+    void guarded(async () => {
+      button.disabled = true;
+      try {
+        await api.leave(id);
+      } finally {
+        button.disabled = false; // after an error, it can be tried again
+      }
+      clearError();
+      go("#/");
+    });
+  });
+  return el("div", { class: "page-actions" }, [button]);
 }
 
 /** Stops the table shown, if any (it follows its match no more). */

@@ -32,7 +32,13 @@
 //   lastDealShown  the last deal's shown bid cards and a failed revealer's contract;
 //   ninetyNineTexts "You lead first", what the others do (bidding, a premium call), and
 //                  no "to lead" once the match is over;
-//   lastTrickOfDeal the deal's last trick, played by this page, said in the next deal.
+//   lastTrickOfDeal the deal's last trick, played by this page, said in the next deal;
+//   leaveMatch     "Leave this match…" at a player's table: the confirm dismissed sends
+//                  nothing, accepted sends POST leave and shows the lobby;
+//   leaveRefused   a leave refused (409 cannot_leave): the message shown, the button kept
+//                  and usable;
+//   noLeaveButton  no "Leave this match…" for a spectator, a local match, a lobby, an
+//                  ended match, nor once the match ends while it is shown.
 //
 //   node tests/web/client_faults.mjs <content security policy> [<screenshot dir>]
 //
@@ -124,6 +130,9 @@ function pageOf(all, query) {
   const next = number * size < all.length ? `${LOCAL}/api/matches?page=${number + 1}` : null;
   return json(200, { count: all.length, next, previous: null, results: all.slice((number - 1) * size, number * size) });
 }
+
+/** GET /api/games for the lobby: Golf alone. */
+const GAMES = [{ name: "golf", title: "Golf", description: "Golf.", round_name: "hole", seats: { min: 2, max: 6 }, presets: [{ name: "six-card", seats: { min: 2, max: 6 }, rules: { grid: "2x3", jokers: false, opening_flips: "simultaneous", final_turns: "one_each" } }], default_preset: "six-card", default_seats: { "six-card": [{}, {}] }, com_levels: ["easy"], default_com_level: "easy" }];
 
 /**
  * A match the fake API serves: its views by version, and events released one by one to
@@ -327,10 +336,9 @@ scenarios.lobbyPages = async () => {
   const waiting = Array.from({ length: 22 }, (_, i) =>
     summary(100 + i, { status: "waiting", your_seat: null, seats: [{ index: 0, kind: "human", username: `bob${i}`, com_level: null, to_act: false }, { index: 1, kind: "open", username: null, com_level: null, to_act: false }] }),
   );
-  const games = [{ name: "golf", title: "Golf", description: "Golf.", round_name: "hole", seats: { min: 2, max: 6 }, presets: [{ name: "six-card", seats: { min: 2, max: 6 }, rules: { grid: "2x3", jokers: false, opening_flips: "simultaneous", final_turns: "one_each" } }], default_preset: "six-card", default_seats: { "six-card": [{}, {}] }, com_levels: ["easy"], default_com_level: "easy" }];
   const { page, requests } = await open(async (method, path, query) => {
     if (path === "/me") return json(200, { id: 1, username: "alice", email: "", is_staff: false });
-    if (path === "/games") return json(200, games);
+    if (path === "/games") return json(200, GAMES);
     if (path === "/matches") return pageOf(query.get("mine") === "true" ? mine : waiting, query);
     return problem(404, "not_found", "Not found", path);
   }, { hash: "#/" });
@@ -764,6 +772,103 @@ scenarios.lastTrickOfDeal = async () => {
   await page.locator('.hand.mine button[data-card="9S"]').click();
   await atVersion(page, 44);
   return { last: await page.locator(".game-table .last-trick").allTextContents() };
+};
+
+// --- leaving a match ------------------------------------------------------------------------
+
+const FINISHED = { phase: "finished", drawn: null, seats_to_act: [], legal_actions: [], winners: [0] };
+/** No content, as the API answers a leave. */
+const NO_CONTENT = { status: 204, body: "" };
+
+/**
+ * The table of a match (`views`, its detail changed by `over`), the lobby behind it, and
+ * `POST leave` answered by `leave()`.
+ */
+async function leavePage(views, { over = {}, leave = () => NO_CONTENT } = {}) {
+  const match = fakeMatch(views);
+  const { page, requests } = await open(async (method, path, query) => {
+    if (method === "POST" && path === `/matches/${ID}/leave`) return leave();
+    if (path === `/matches/${ID}`) return json(200, { ...JSON.parse((await match.answer(method, path, query)).body), ...over });
+    if (path === "/games") return json(200, GAMES);
+    if (path === "/matches") return pageOf([], query);
+    return match.answer(method, path, query);
+  });
+  return { match, page, requests };
+}
+const leaveButton = (page) => page.getByRole("button", { name: "Leave this match…" });
+/** The requests to leave the match: method and bearer token each. */
+const leaves = (requests) => requests.filter((r) => r.path === `/matches/${ID}/leave`).map((r) => `${r.method} ${r.headers.authorization}`);
+/** What the page around the table shows of leaving (any button that says "leave"). */
+const leaveState = (page, requests) => page.evaluate((sent) => {
+  const button = [...document.querySelectorAll("button")].find((b) => /leave/i.test(`${b.textContent} ${b.getAttribute("aria-label") ?? ""}`));
+  const errors = document.getElementById("errors");
+  return {
+    button: button ? { text: button.textContent, type: button.getAttribute("type"), disabled: button.disabled, visible: button.checkVisibility(), inTable: Boolean(button.closest(".game-table")) } : null,
+    hash: location.hash,
+    table: document.querySelectorAll(".game-table").length,
+    lobby: document.querySelectorAll(".lobby").length,
+    message: errors && !errors.hidden ? (errors.querySelector("p")?.textContent ?? "") : null,
+    leaves: sent,
+  };
+}, leaves(requests));
+
+/** Answers the next dialog (accepting it or not), noting its type and message. */
+const answerDialog = (page, dialogs, accept) => page.once("dialog", (dialog) => {
+  dialogs.push({ type: dialog.type(), message: dialog.message() });
+  void (accept ? dialog.accept() : dialog.dismiss());
+});
+
+scenarios.leaveMatch = async () => {
+  const { page, requests } = await leavePage([golfView(10)]);
+  await atVersion(page, 10);
+  const shown = await leaveState(page, requests);
+  const dialogs = [];
+  answerDialog(page, dialogs, false);
+  await leaveButton(page).click();
+  await sleep(500);
+  const dismissed = await leaveState(page, requests);
+  answerDialog(page, dialogs, true);
+  await leaveButton(page).click();
+  await page.locator(".lobby").waitFor();
+  return { shown, dialogs, dismissed, accepted: await leaveState(page, requests) };
+};
+
+scenarios.leaveRefused = async () => {
+  const refusal = () => problem(409, "cannot_leave", "Cannot leave", "a local match is not left: abort it instead");
+  const { page, requests } = await leavePage([golfView(10)], { leave: refusal });
+  await atVersion(page, 10);
+  const dialogs = [];
+  answerDialog(page, dialogs, true);
+  await leaveButton(page).click();
+  await page.locator("#errors:not([hidden])").waitFor();
+  const refused = await leaveState(page, requests);
+  // pressed again, it asks again and sends again
+  answerDialog(page, dialogs, true);
+  await leaveButton(page).click();
+  for (let i = 0; i < 50 && leaves(requests).length < 2; i += 1) await sleep(100);
+  await sleep(200);
+  return { refused, dialogs: dialogs.length, again: await leaveState(page, requests) };
+};
+
+scenarios.noLeaveButton = async () => {
+  const seen = async (views, over) => {
+    const { page, requests } = await leavePage(views, { over });
+    await atVersion(page, views[0].version);
+    return leaveState(page, requests);
+  };
+  const spectator = await seen([golfView(10, { seat: null, phase: "draw", drawn: null, legal_actions: [] })], { your_seat: null, your_turn: false });
+  const local = await seen([golfView(10)], { local: true });
+  const openSeats = [{ index: 0, kind: "human", username: "alice", com_level: null, to_act: false }, { index: 1, kind: "open", username: null, com_level: null, to_act: false }];
+  const waiting = await seen([golfFlips(10, { hole: 1, players: ["human", "open"], seats_to_act: [], legal_actions: [] })], { status: "waiting", your_turn: false, seats: openSeats });
+  const ended = await seen([golfView(12, FINISHED)], { status: "finished", your_turn: false, winners: [0] });
+  // a match that ends while its table is shown: the button goes then
+  const match = fakeMatch([golfView(10, { seats_to_act: [1], legal_actions: [] }), golfView(11, FINISHED)]);
+  const { page, requests } = await open(match.answer);
+  await atVersion(page, 10);
+  const before = await leaveState(page, requests);
+  match.release(event(11, "match_finished", null, { winners: [0] }));
+  await atVersion(page, 11);
+  return { spectator, local, waiting, ended, endsWhileShown: { before, after: await leaveState(page, requests) } };
 };
 
 const result = { done: false, scenarios: {} };

@@ -286,3 +286,62 @@ def test_the_last_trick_of_a_deal_is_said_in_the_next(scenarios):
         "Last trick of deal 1 (COM 1 (easy): 10 of spades, COM 2 (easy): queen of hearts,"
         " you: 9 of spades): COM 1 (easy) took it."
     )
+
+
+# --- leaving a match ----------------------------------------------------------------------------
+LEAVE = "Leave this match\u2026"
+AT_THE_TABLE = "#/match/11111111-2222-4333-8444-555555555555"
+
+
+def test_a_player_leaves_a_match_after_confirming_and_returns_to_the_lobby(scenarios):
+    seen = seen_in(scenarios, "leaveMatch")
+    # a real button, on the page around the table (not in it: the table is drawn again)
+    assert seen["shown"]["button"] == {
+        "text": LEAVE,
+        "type": "button",
+        "disabled": False,
+        "visible": True,
+        "inTable": False,
+    }
+    # the browser's confirm, in plain words, each time
+    for dialog in seen["dialogs"]:
+        assert dialog["type"] == "confirm", dialog
+        message = dialog["message"]
+        assert "COM" in message and "play your seat from now on" in message, message
+        assert "as a spectator" in message and "the match is aborted" in message, message
+    assert len(seen["dialogs"]) == 2
+    # dismissed: nothing sent, the table still shown
+    dismissed = seen["dismissed"]
+    assert dismissed["leaves"] == [] and dismissed["hash"] == AT_THE_TABLE, dismissed
+    assert dismissed["table"] == 1 and dismissed["button"]["disabled"] is False, dismissed
+    # accepted: one POST leave, with the token, then the lobby
+    accepted = seen["accepted"]
+    assert accepted["leaves"] == ["POST Bearer a-token"], accepted
+    assert accepted["hash"] == "#/" and accepted["lobby"] == 1 and accepted["table"] == 0
+    assert accepted["message"] is None, accepted
+
+
+def test_a_refused_leave_is_shown_and_the_button_stays_usable(scenarios):
+    seen = seen_in(scenarios, "leaveRefused")
+    refused = seen["refused"]
+    assert refused["message"] == "Cannot leave: a local match is not left: abort it instead"
+    assert refused["leaves"] == ["POST Bearer a-token"], refused
+    # still at the table, the button there and ready
+    assert refused["hash"] == AT_THE_TABLE and refused["table"] == 1, refused
+    assert refused["button"]["disabled"] is False and refused["button"]["visible"], refused
+    # pressed again: asked again, sent again
+    assert seen["dialogs"] == 2
+    assert len(seen["again"]["leaves"]) == 2, seen["again"]
+
+
+@pytest.mark.parametrize("whose", ["spectator", "local", "waiting", "ended"])
+def test_no_leave_button_where_there_is_no_seat_to_leave(scenarios, whose):
+    seen = seen_in(scenarios, "noLeaveButton")[whose]
+    assert seen["table"] == 1, seen  # the table is shown
+    assert seen["button"] is None, seen
+
+
+def test_the_leave_button_goes_when_the_match_ends_while_shown(scenarios):
+    seen = seen_in(scenarios, "noLeaveButton")["endsWhileShown"]
+    assert seen["before"]["button"] and seen["before"]["button"]["text"] == LEAVE, seen
+    assert seen["after"]["button"] is None and seen["after"]["table"] == 1, seen
