@@ -92,9 +92,11 @@ class SuspendedFilter(admin.SimpleListFilter):
 
 def account_matches(user: User) -> list[Match]:
     """The account's matches, most recently updated first: those it sits in or created,
-    and those its suspensions aborted or handed to COMs (it no longer sits in these)."""
+    those it left or whose seat staff handed to a COM, and those its suspensions aborted
+    (it no longer sits in these)."""
     moderated = [m for s in user.suspensions.all() for m in s.matches]
-    query = Q(pk__in=Seat.objects.filter(user=user).values("match_id")) | Q(created_by=user)
+    seats = Seat.objects.filter(Q(user=user) | Q(handed_from=user)).values("match_id")
+    query = Q(pk__in=seats) | Q(created_by=user)
     if moderated:
         query |= Q(pk__in=moderated)
     return list(Match.objects.filter(query).order_by("-updated_at")[:MATCHES_SHOWN])

@@ -187,7 +187,7 @@ class EventTypeFilter(RegistryFilter):
 
 class SeatInline(ReadOnlyMixin, admin.TabularInline):
     model = Seat
-    fields = ("index", "kind", "user", "com_level", "to_act", "joined_at")
+    fields = ("index", "kind", "user", "com_level", "handed_from", "to_act", "joined_at")
     readonly_fields = fields
     extra = 0
 
@@ -211,7 +211,12 @@ class MatchAdmin(
     list_select_related = ("created_by",)  # nullable: not followed unless named
     list_filter = (GameFilter, "status", PresetFilter, "created_at")
     date_hierarchy = "created_at"
-    search_fields = ("=id", "created_by__username", "seats__user__username")
+    search_fields = (
+        "=id",
+        "created_by__username",
+        "seats__user__username",
+        "seats__handed_from__username",
+    )
     inlines = (SeatInline,)
     readonly_fields = (
         "id",

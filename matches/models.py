@@ -157,6 +157,15 @@ class Seat(models.Model):
     shared = models.BooleanField(
         default=False, help_text="a human seat of a local match: its user holds the others too"
     )
+    handed_from = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="the player who held this seat before a COM: who left it, or whose seat "
+        "staff handed over",
+    )
 
     class Meta:
         ordering = ["match", "index"]

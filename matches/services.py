@@ -874,7 +874,7 @@ def timed_out_turn(*, match_id: object, expected_version: int) -> int:
 def may_abort(match: Match, user: AbstractBaseUser) -> bool:
     """Staff may abort any match; its creator one that no other person has joined, or that
     is still waiting for players (those who joined would otherwise hold it, and its place
-    among the creator's unfinished matches, for good: there is no leaving a match)."""
+    among the creator's unfinished matches, for good: a lobby is not left)."""
     if getattr(user, "is_staff", False):
         return True
     others = [uid for uid in match.seat_users if uid is not None and uid != user.pk]
@@ -956,8 +956,9 @@ def _hand_to_com(match: Match, row: Seat, level: str) -> None:
     """Seat ``row`` of the locked ``match`` (a player's) is a COM's of ``level`` from now
     on; its COM's turn is scheduled on commit should the seat be to act."""
     seat = row.index
+    row.handed_from = row.user
     row.kind, row.user, row.com_level, row.shared = SeatKind.COM, None, level, False
-    row.save(update_fields=["kind", "user", "com_level", "shared"])
+    row.save(update_fields=["kind", "user", "com_level", "shared", "handed_from"])
     match.seat_users = [None if i == seat else uid for i, uid in enumerate(match.seat_users)]
     match.save(update_fields=["seat_users", "updated_at"])
     if match.status == MatchStatus.ACTIVE and seat in match.seats_to_act:
@@ -981,6 +982,7 @@ def match_leave(*, match_id: object, user: AbstractBaseUser) -> Match:
     instead (and keeps its seat, so it still reads the match). The log is unchanged, as
     when staff hand a seat to a COM (:func:`seat_to_com`). A lobby is not left (its creator
     aborts it, and it expires), nor a local match (its creator holds every seat)."""
+    _lock_account(user)  # (a suspension comes wholly before or after)
     match = _lock(match_id)
     if match.ended:
         raise errors.MatchNotActive("the match has already ended")

@@ -13,7 +13,7 @@ def refuse_local_matches(apps, schema_editor):
         raise RuntimeError(
             f"cannot migrate back before 0009: {local} local (pass-and-play) matches exist, "
             "and the older schema cannot hold them (one account seated more than once); "
-            "delete them first"
+            "a match's log is kept for good, so this database stays at 0009 or later"
         )
 
 

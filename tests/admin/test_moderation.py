@@ -16,7 +16,7 @@ from accounts.tokens import remembered, revoked_by_suspension
 from matches import errors
 from matches.models import Match, MatchEvent, MatchStatus, Seat, SeatKind
 from matches.selectors import all_events_of_seat, match_view
-from matches.services import match_act, match_create, match_join, seat_to_com
+from matches.services import match_act, match_create, match_join, match_leave, seat_to_com
 
 pytestmark = pytest.mark.django_db
 
@@ -394,6 +394,23 @@ def test_an_accounts_page_lists_its_matches_and_actions_without_hidden_cards(
     }
     hidden = {c for grid in dealt["grids"] for c in grid} - revealed | set(dealt["stock"])
     assert hidden and not [c for c in hidden if f"&quot;{c}&quot;" in actions]
+
+
+def test_an_accounts_page_still_lists_a_match_it_left_and_its_moves_there(
+    client, duel, bob, moderator, django_capture_on_commit_callbacks
+):
+    """A seat left to a COM forgot its player: the match and the player's moves in it were
+    on no page of the account's, and a search by its name did not find the match."""
+    with django_capture_on_commit_callbacks(execute=True):
+        match_act(match_id=duel.id, user=bob, action={"type": "reveal", "position": 0})
+        match_leave(match_id=duel.id, user=bob)
+    assert Seat.objects.get(match=duel, index=1).handed_from == bob
+    client.force_login(moderator)
+    page = client.get(reverse("admin:accounts_user_change", args=[bob.pk])).content.decode()
+    assert reverse("admin:golf_match_change", args=[duel.id]) in page
+    assert "card_revealed" in page[page.index('class="account-actions"') :]
+    found = client.get(reverse("admin:golf_match_changelist"), {"q": "bob"}).content.decode()
+    assert str(duel.id) in found
 
 
 def test_the_actions_token_check_refuses_a_suspended_accounts_token_at_once(duel, bob, moderator):
