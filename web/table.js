@@ -460,9 +460,12 @@ export class Table {
     if (signal.aborted) return;
     const view = this.narrow(await api.stateAt(this.detail.id, event.seq, signal));
     if (!view || event.seq <= this.version || signal.aborted) return;
-    // someone took an open seat: read the match again for their name (the old one will do
-    // if that read fails: the name is all it adds)
-    if (event.type === "seat_taken") this.detail = await api.match(this.detail.id, signal).catch(() => this.detail);
+    // someone took an open seat, or a COM moved for a seat this page has as a player's (the
+    // player left: no event says so): read the match again for the names (the old ones will
+    // do if that read fails: the names are all it adds)
+    const com = /^com:[^:]+:(\d+)$/.exec(event.actor);
+    const handed = com !== null && this.detail.seats[Number(com[1])]?.kind === "human";
+    if (event.type === "seat_taken" || handed) this.detail = await api.match(this.detail.id, signal).catch(() => this.detail);
     if (signal.aborted) return;
     this.passing = more();
     this.record(event);

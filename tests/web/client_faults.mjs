@@ -28,6 +28,8 @@
 //                  keeps, at the table read again, the cards still legal and the hint;
 //   logOvertaken   another seat's bid just before this page's, in no answer and skipped by
 //                  the stream: logged once, in order;
+//   seatLeft       a COM moves for a seat the page has as a player's (the player left, with
+//                  no event saying so): the match is read again, the COM named;
 //   contractRegion the contract of the bid cards picked is one live region, kept;
 //   lastDealShown  the last deal's shown bid cards and a failed revealer's contract;
 //   ninetyNineTexts "You lead first", what the others do (bidding, a premium call), and
@@ -699,6 +701,30 @@ scenarios.logOvertaken = async () => {
   match.release(ours);
   await sleep(1000);
   return { log: await page.locator(".move-log li").allTextContents(), reads: requests.filter((r) => r.path.endsWith("/events")).map((r) => r.query) };
+};
+
+scenarios.seatLeft = async () => {
+  // bob (seat 1) left: a COM plays his seat, and no event says so
+  const flips = golfFlips(10, { hole: 1, players: ["human", "human"] });
+  const after = golfFlips(11, { hole: 1, players: ["human", "human"], flips_left: [2, 1], grids: [flips.grids[0], ["4C", null, null, null, null, null]] });
+  const match = fakeMatch([flips, after]);
+  const bob = { index: 1, kind: "human", username: "bob", com_level: null, to_act: true };
+  const com = { index: 1, kind: "com", username: null, com_level: "normal", to_act: true };
+  let reads = 0;
+  const { page } = await open(async (method, path, query) => {
+    if (path === `/matches/${ID}`) {
+      reads += 1;
+      const view = match.views.get(Math.max(10, ...match.events.map((e) => e.seq)));
+      return json(200, { ...detail(view), seats: [detail(view).seats[0], match.events.length ? com : bob] });
+    }
+    return match.answer(method, path, query);
+  });
+  await atVersion(page, 10);
+  const readsBefore = reads;
+  match.release({ ...event(11, "card_revealed", 1, { seat: 1, position: 0, card: "4C" }), actor: "com:normal:1" });
+  await atVersion(page, 11);
+  await sleep(300);
+  return { readsBefore, reads, log: await page.locator(".move-log li").allTextContents(), names: await page.locator(".game-table").evaluate((t) => t.textContent.includes("bob")) };
 };
 
 scenarios.contractRegion = async () => {

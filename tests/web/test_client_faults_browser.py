@@ -345,3 +345,11 @@ def test_the_leave_button_goes_when_the_match_ends_while_shown(scenarios):
     seen = seen_in(scenarios, "noLeaveButton")["endsWhileShown"]
     assert seen["before"]["button"] and seen["before"]["button"]["text"] == LEAVE, seen
     assert seen["after"]["button"] is None and seen["after"]["table"] == 1, seen
+
+
+def test_a_seat_left_to_a_com_is_named_as_the_com_once_it_moves(scenarios):
+    """Leaving writes no event: the page named the player for the COM's moves for good."""
+    seen = seen_in(scenarios, "seatLeft")
+    assert seen["reads"] == seen["readsBefore"] + 1  # the match read again, once
+    assert seen["log"] and seen["log"][-1].startswith("COM 1 (normal)"), seen["log"]
+    assert not seen["names"]
