@@ -20,7 +20,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.authtoken.models import Token
-from rest_framework.exceptions import AuthenticationFailed
+from rest_framework.exceptions import AuthenticationFailed, Throttled
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import JSONRenderer
@@ -39,6 +39,7 @@ from api import serializers as s
 from api.authentication import TokenCheckingMixin, account_suspended
 from api.openapi import GAME_ALIASES, RULE_SHORTCUTS
 from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem
+from api.throttling import ScopedRateThrottle
 from cards.protocol import Game
 from games import DEFAULT_GAME, all_games, get_game
 from matches import errors, selectors, services
@@ -1004,6 +1005,18 @@ SSE_EVENT = {  # one Server-Sent Event of the stream
 }
 
 
+class _Exports:
+    throttle_scope = "exports"
+
+
+def charge_as_export(request: Request) -> None:
+    """Count this request among the account's reads of a whole log (``exports``): a stream
+    that starts with more than a page of events behind it does an export's work."""
+    throttle = ScopedRateThrottle()
+    if not throttle.allow_request(request, _Exports()):
+        raise Throttled(throttle.wait())
+
+
 class StreamView(OptionsInJSON, QueryChecked, APIView):
     renderer_classes = [EventStreamRenderer, NDJSONRenderer]
     query = (AFTER,)
@@ -1020,7 +1033,9 @@ class StreamView(OptionsInJSON, QueryChecked, APIView):
             "happened for a while. With `Accept: application/x-ndjson`: one JSON event per "
             "line, and an empty line to keep alive. The stream ends when the match has ended "
             "and after at most five minutes: reconnect with the last id; a match that has "
-            "ended with nothing after that id answers 204, which stops `EventSource`."
+            "ended with nothing after that id answers 204, which stops `EventSource`. A "
+            "stream that starts more than 500 events behind counts among the reads of a "
+            "whole log (`THROTTLE_EXPORTS`, with the audit and the export)."
         ),
         parameters=[
             AFTER.schema(),
@@ -1049,6 +1064,8 @@ class StreamView(OptionsInJSON, QueryChecked, APIView):
         check_after(match, after, "after" if last_id is None else "Last-Event-ID")
         if match.ended and after >= match.version:
             return Response(status=status.HTTP_204_NO_CONTENT)
+        if match.version - after > push.EXPORT_PAGE:  # a log's worth to send at once
+            charge_as_export(request)
         media_type = push.NDJSON if request.accepted_renderer.format == "ndjson" else push.SSE
         note = _push_note(request, match, "stream", after=after, media_type=media_type)
         if push.under_router(request):  # the router streams, on its event loop

@@ -793,3 +793,24 @@ def test_a_session_plays_as_a_token_does(users, bob):
         f"/api/matches/{lobby}/join", "{}", content_type="application/json", **csrf
     )
     assert joined.status_code == 200 and joined.json()["your_seat"] == 1
+
+
+def test_a_stream_from_far_behind_counts_as_a_read_of_the_whole_log(
+    alice, staff, duel, monkeypatch
+):
+    """A stream from `after=0` sends a whole log, as an export does, but was bounded only
+    by the general rate: a whole log as often as every request."""
+    from api import push
+
+    tighten(monkeypatch, exports="2/min")
+    monkeypatch.setattr(push, "EXPORT_PAGE", 2)  # (a page, here: "far behind" is 3 events)
+    assert staff.post(f"/api/matches/{duel}/abort", {}, format="json").status_code == 200
+    version = alice.get(f"/api/matches/{duel}").json()["version"]
+
+    def stream(after):
+        return alice.get(f"/api/matches/{duel}/stream?after={after}", HTTP_ACCEPT=push.NDJSON)
+
+    assert [stream(0).status_code for _ in range(2)] == [200, 200]
+    assert_problem(stream(0), 429, "throttled")
+    assert stream(version - 1).status_code == 200  # a reader catching up is not charged
+    assert_problem(alice.get(f"/api/matches/{duel}/export"), 429, "throttled")  # one budget
