@@ -21,12 +21,13 @@ import random
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import BooleanField, Case, DurationField, F, Func, Q, QuerySet, When
@@ -96,6 +97,13 @@ def turn_limit(match: Match) -> int | None:
     return match.turn_timeout
 
 
+def com_turns_not_late(before: datetime) -> QuerySet[FollowUp]:
+    """The ids of the matches whose COM turn is due after ``before`` (one put off to the
+    next minute by ``COM_TURNS_PER_MINUTE``): a wait since the turn began is not a stall
+    of theirs until their turn has been due that long."""
+    return FollowUp.objects.filter(kind=FollowUpKind.COM, due_at__gt=before).values("match_id")
+
+
 def overdue_timers(before: datetime) -> QuerySet[Match]:
     """The active matches whose humans' time (:func:`turn_limit`) ran out before
     ``before``, each with its ``deadline``: worked out in SQL (over the active matches'
@@ -131,7 +139,7 @@ def _followup(match: Match, state: State) -> FollowUp | None:
         return None
     now = timezone.now()
     if _com_to_act(match, state):
-        kind, due = FollowUpKind.COM, now + timedelta(milliseconds=settings.COM_MOVE_DELAY_MS)
+        kind, due = FollowUpKind.COM, _com_due(match, now)
     elif (limit := turn_limit(match)) is not None:
         kind, due = FollowUpKind.TIMER, (match.turn_started_at or now) + timedelta(seconds=limit)
     else:
@@ -149,6 +157,26 @@ def _followup(match: Match, state: State) -> FollowUp | None:
         due_at=due,
         next_attempt_at=retry,
     )
+
+
+def _com_due(match: Match, now: datetime) -> datetime:
+    """When a COM's turn is due: ``COM_MOVE_DELAY_MS`` from now, or, once the COMs of the
+    matches its creator made have taken ``COM_TURNS_PER_MINUTE`` turns this minute, at the
+    next minute (counted in the shared cache; with the cache away, not bounded)."""
+    due = now + timedelta(milliseconds=settings.COM_MOVE_DELAY_MS)
+    limit = settings.COM_TURNS_PER_MINUTE
+    if not limit or match.created_by_id is None:
+        return due
+    minute = int(now.timestamp() // 60)
+    key = f"com-turns:{match.created_by_id}:{minute}"
+    try:
+        cache.add(key, 0, 120)
+        taken = int(cache.incr(key))
+    except Exception:  # (the cache is only a brake)
+        return due
+    if taken <= limit:
+        return due
+    return max(due, datetime.fromtimestamp((minute + 1) * 60, tz=UTC))
 
 
 def followup_queue(match: Match, kind: str) -> str:

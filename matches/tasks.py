@@ -82,12 +82,16 @@ def stalled_matches(older_than: float) -> list[tuple[str, int, str]]:
     humans whose time ran out longer ago than that (``timer``; the outbox's countdown
     fires it when it runs out): ``(match id, version, kind)``."""
     cutoff = timezone.now() - timedelta(seconds=older_than)
-    waiting_on_com = Match.objects.filter(
-        status=MatchStatus.ACTIVE,
-        turn_started_at__lte=cutoff,
-        seats__kind=SeatKind.COM,
-        seats__to_act=True,
-    ).values_list("id", "version")
+    waiting_on_com = (
+        Match.objects.filter(
+            status=MatchStatus.ACTIVE,
+            turn_started_at__lte=cutoff,
+            seats__kind=SeatKind.COM,
+            seats__to_act=True,
+        )
+        .exclude(pk__in=services.com_turns_not_late(cutoff))
+        .values_list("id", "version")
+    )
     found = [(str(i), v, "com") for i, v in waiting_on_com.order_by().distinct()]
     timed = services.overdue_timers(cutoff).values_list("id", "version")
     return found + [(str(i), v, "timer") for i, v in timed]

@@ -14,7 +14,7 @@ from django.db.models import Count, Min, Q
 from django.utils import timezone
 
 from matches.models import FollowUp, Match, MatchStatus, Seat, SeatKind
-from matches.services import overdue_timers
+from matches.services import com_turns_not_late, overdue_timers
 from ops import connection
 
 STALLED_LIMIT = 50
@@ -69,6 +69,7 @@ def stalled(older_than: float | None = None, limit: int = STALLED_LIMIT) -> list
     waiting_on_com = Seat.objects.filter(kind=SeatKind.COM, to_act=True).values("match_id")
     on_com = (
         active.filter(turn_started_at__lte=cutoff, pk__in=waiting_on_com)
+        .exclude(pk__in=com_turns_not_late(cutoff))
         .order_by("turn_started_at")
         .values_list("id", "game", "version", "turn_started_at")[:limit]
     )

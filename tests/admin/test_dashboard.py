@@ -101,9 +101,9 @@ def stalled_com_match(creator, minutes: int = 5) -> Match:
     match = match_create(
         creator=creator, seats=[{"type": "me"}, {"type": "com", "level": "normal"}]
     )
-    Match.objects.filter(pk=match.pk).update(
-        turn_started_at=timezone.now() - timedelta(minutes=minutes)
-    )
+    begun = timezone.now() - timedelta(minutes=minutes)
+    Match.objects.filter(pk=match.pk).update(turn_started_at=begun)
+    FollowUp.objects.filter(match=match).update(due_at=begun)  # (due when it began)
     match.refresh_from_db()
     return match
 

@@ -255,7 +255,9 @@ def test_the_sweeper_restarts_a_stalled_com(alice, django_capture_on_commit_call
         creator=alice, seats=[{"type": "me"}, {"type": "com", "level": "normal"}]
     )  # COM not run
     assert sweep(older_than=3600) == []
-    Match.objects.filter(pk=match.pk).update(turn_started_at=timezone.now() - timedelta(minutes=5))
+    begun = timezone.now() - timedelta(minutes=5)
+    Match.objects.filter(pk=match.pk).update(turn_started_at=begun)
+    FollowUp.objects.filter(match=match).update(due_at=begun)  # (due when it began)
     with django_capture_on_commit_callbacks(execute=True):
         stalled = sweep(older_than=60)
     assert stalled == [(str(match.id), match.version, "com")]
@@ -368,8 +370,9 @@ def test_the_sweeper_sends_a_stuck_match_s_work_once_per_stall_not_every_beat(al
     match = match_create(
         creator=alice, seats=[{"type": "me"}, {"type": "com", "level": "normal"}], turn_timeout=10
     )
-    Match.objects.filter(pk=match.pk).update(turn_started_at=timezone.now() - timedelta(minutes=5))
-    FollowUp.objects.update(next_attempt_at=timezone.now() - timedelta(seconds=1))
+    begun = timezone.now() - timedelta(minutes=5)
+    Match.objects.filter(pk=match.pk).update(turn_started_at=begun)
+    FollowUp.objects.update(due_at=begun, next_attempt_at=timezone.now() - timedelta(seconds=1))
     for _ in range(6):  # half a minute of beats
         sweep(older_than=30)
     # the outbox's row once (its next try 20 s on), then the backstop's COM turn and
@@ -494,3 +497,42 @@ def test_a_task_out_of_time_stops_publishing(alice, monkeypatch):
     )
     with pytest.raises(SoftTimeLimitExceeded):
         tasks.publish(followup)
+
+
+def test_an_accounts_com_turns_past_their_rate_wait_for_the_next_minute(
+    alice, bob, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The workers' time one account's matches take was bounded only by its actions' rate
+    times its COMs: every COM turn of its matches went at once, before anyone else's."""
+    from django.core.cache import cache
+
+    from matches import services, tasks
+    from ops.selectors import stalled
+
+    settings.COM_TURNS_PER_MINUTE = 2
+    minute = timezone.now().replace(second=10, microsecond=0)
+    monkeypatch.setattr(services.timezone, "now", lambda: minute)
+    cache.delete_many([f"com-turns:{u.pk}:{int(minute.timestamp() // 60)}" for u in (alice, bob)])
+    seats = [{"type": "me"}, {"type": "com", "level": "normal"}]
+    with django_capture_on_commit_callbacks(execute=False):  # (the COMs' turns not run)
+        made = [match_create(creator=alice, seats=seats) for _ in range(3)]
+        others = match_create(creator=bob, seats=seats)
+    due = {f.match_id: f.due_at for f in FollowUp.objects.filter(kind=FollowUpKind.COM)}
+    # alice's first two COM turns are due now, her third at the next minute; bob's now
+    assert [due[m.id] for m in made] == [
+        minute,
+        minute,
+        minute.replace(second=0) + timedelta(minutes=1),
+    ]
+    assert due[others.id] == minute
+    # and a turn put off is no stall until it has been due as long as a stall
+    monkeypatch.undo()
+    now, stall = timezone.now(), timedelta(seconds=settings.COM_STALL_SECONDS + 5)
+    Match.objects.filter(pk__in=[m.id for m in [*made, others]]).update(turn_started_at=now - stall)
+    FollowUp.objects.filter(kind=FollowUpKind.COM).update(due_at=now - stall)
+    FollowUp.objects.filter(match_id=made[2].id).update(due_at=now + timedelta(seconds=50))
+    late = {
+        match_id for match_id, _version, _kind in tasks.stalled_matches(settings.COM_STALL_SECONDS)
+    }
+    assert late == {str(made[0].id), str(made[1].id), str(others.id)}
+    assert {s.match_id for s in stalled()} == late
