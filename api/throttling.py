@@ -66,9 +66,20 @@ class UserRateThrottle(throttling.UserRateThrottle, AtomicRate):
 class ScopedRateThrottle(throttling.ScopedRateThrottle, AtomicRate):
     #: Scopes counted per address even with a token: making accounts and logging in (each
     #: new account's token would otherwise open a fresh allowance to the same address).
-    BY_ADDRESS = frozenset({"auth"})
+    BY_ADDRESS = frozenset({"auth", "registrations"})
 
     def get_cache_key(self, request: Any, view: Any) -> str | None:
         if self.scope in self.BY_ADDRESS:
             return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
         return super().get_cache_key(request, view)
+
+
+class RegistrationRateThrottle(ScopedRateThrottle):
+    """New accounts from one address (``registrations``), beside the ``auth`` scope's
+    rate per minute: a view's scope is one, this one's is fixed."""
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        self.scope = "registrations"
+        self.rate = self.get_rate()
+        self.num_requests, self.duration = self.parse_rate(self.rate)
+        return AtomicRate.allow_request(self, request, view)

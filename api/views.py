@@ -39,7 +39,7 @@ from api import serializers as s
 from api.authentication import TokenCheckingMixin, account_suspended
 from api.openapi import GAME_ALIASES, RULE_SHORTCUTS
 from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem
-from api.throttling import ScopedRateThrottle
+from api.throttling import RegistrationRateThrottle, ScopedRateThrottle
 from cards.protocol import Game
 from games import DEFAULT_GAME, all_games, get_game
 from matches import errors, selectors, services
@@ -185,6 +185,9 @@ def problems(*codes: int) -> dict[tuple[int, str], OpenApiResponse]:
 class RegisterView(QueryChecked, APIView):
     permission_classes = [AllowAny]
     throttle_scope = "auth"
+
+    def get_throttles(self) -> list[BaseThrottle]:
+        return [*super().get_throttles(), RegistrationRateThrottle()]
 
     @extend_schema(
         tags=["accounts"],

@@ -193,6 +193,9 @@ REST_FRAMEWORK = {
         "anon": env_str("THROTTLE_ANON", "60/min"),
         "user": env_str("THROTTLE_USER", "1200/min"),
         "auth": env_str("THROTTLE_AUTH", "20/min"),
+        # new accounts from one address a day: every bound per account (matches, COM
+        # turns, waits) is one per account, so one address's accounts are bounded too
+        "registrations": env_str("THROTTLE_REGISTRATIONS", "30/day"),
         "actions": env_str("THROTTLE_ACTIONS", "240/min"),
         "creates": env_str("THROTTLE_CREATES", "30/min"),  # new matches (their logs stay)
         "hints": env_str("THROTTLE_HINTS", "60/min"),

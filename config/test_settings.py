@@ -42,7 +42,18 @@ WHITENOISE_USE_FINDERS = True
 REST_FRAMEWORK = {
     **REST_FRAMEWORK,  # noqa: F405
     "DEFAULT_THROTTLE_RATES": dict.fromkeys(
-        ("anon", "user", "auth", "actions", "creates", "hints", "history", "exports"), "10000/min"
+        (
+            "anon",
+            "user",
+            "auth",
+            "registrations",
+            "actions",
+            "creates",
+            "hints",
+            "history",
+            "exports",
+        ),
+        "10000/min",
     ),
 }
 PUSH_LISTENER_IDLE_SECONDS = 0  # every test's event loop is its own: close at once

@@ -814,3 +814,24 @@ def test_a_stream_from_far_behind_counts_as_a_read_of_the_whole_log(
     assert_problem(stream(0), 429, "throttled")
     assert stream(version - 1).status_code == 200  # a reader catching up is not charged
     assert_problem(alice.get(f"/api/matches/{duel}/export"), 429, "throttled")  # one budget
+
+
+def test_one_address_makes_a_bounded_number_of_accounts_a_day(anon, users, monkeypatch):
+    """Every bound is one per account (matches, COM turns, waits): 20 new accounts a minute
+    from one address, each with its own, multiplied them without end."""
+    tighten(monkeypatch, registrations="3/day")
+    answers = [
+        anon.post(
+            "/api/accounts/register",
+            {"username": f"many{n}", "password": "correct-horse-battery"},
+            format="json",
+        )
+        for n in range(4)
+    ]
+    assert [a.status_code for a in answers] == [201, 201, 201, 429]
+    assert_problem(answers[-1], 429, "throttled")
+    assert int(answers[-1]["Retry-After"]) > 3600  # (a day's window)
+    assert log_in(anon, "bob", "pw-bob-123").status_code == 200  # logging in is not refused
+    other = APIClient(REMOTE_ADDR="192.0.2.9")
+    body = {"username": "elsewhere", "password": "correct-horse-battery"}
+    assert other.post("/api/accounts/register", body, format="json").status_code == 201
