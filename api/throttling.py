@@ -64,12 +64,13 @@ class UserRateThrottle(throttling.UserRateThrottle, AtomicRate):
 
 
 class ScopedRateThrottle(throttling.ScopedRateThrottle, AtomicRate):
-    #: Scopes counted per address even with a token: making accounts and logging in (each
-    #: new account's token would otherwise open a fresh allowance to the same address).
+    #: Scopes whose POSTs are counted per address even with a token: making accounts and
+    #: logging in (each new account's token would otherwise open a fresh allowance to the
+    #: same address). Logging out (DELETE) is the account's own, counted per account.
     BY_ADDRESS = frozenset({"auth", "registrations"})
 
     def get_cache_key(self, request: Any, view: Any) -> str | None:
-        if self.scope in self.BY_ADDRESS:
+        if self.scope in self.BY_ADDRESS and request.method == "POST":
             return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
         return super().get_cache_key(request, view)
 

@@ -835,3 +835,13 @@ def test_one_address_makes_a_bounded_number_of_accounts_a_day(anon, users, monke
     other = APIClient(REMOTE_ADDR="192.0.2.9")
     body = {"username": "elsewhere", "password": "correct-horse-battery"}
     assert other.post("/api/accounts/register", body, format="json").status_code == 201
+
+
+def test_logging_out_is_counted_per_account_not_per_address(users, monkeypatch):
+    """Behind one address (a NAT), one account's log-ins do not use up another's log-out."""
+    from tests.api.conftest import client_for
+
+    tighten(monkeypatch, auth="2/min")
+    anon = APIClient()
+    assert [log_in(anon, "carol", "wrong").status_code for _ in range(3)][-1] == 429
+    assert client_for(users["alice"]).delete("/api/auth/token").status_code == 204
