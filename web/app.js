@@ -160,18 +160,35 @@ function newMatchForm(games, name) {
   const presetRules = el("p", { id: "preset-rules", class: "help" });
   const opponents = el("select", { id: "opponents", name: "opponents" });
   const openSeats = el("select", { id: "open-seats", name: "open" });
+  // the table has you, the COMs and the open seats: as many seats as the preset (else the
+  // game) allows (GET /api/games: `seats`), so the counts offered are only those: any
+  // number of COMs the open seats can make up to a table, then the open seats that make
+  // one with the COMs chosen (a preset of 4 seats, 2 COMs: 1 open seat)
+  const limits = () => game.presets.find((p) => p.name === presetSelect.value)?.seats ?? game.seats;
+  /** @param {HTMLSelectElement} select @param {number} from @param {number} to @param {number} wanted */
+  const fill = (select, from, to, wanted) => {
+    const chosen = Math.min(Math.max(wanted, from), to);
+    const counts = Array.from({ length: Math.max(to - from + 1, 0) }, (_, i) => from + i);
+    select.replaceChildren(...counts.map((n) => option(String(n), String(n), n === chosen)));
+  };
+  const fillOpen = () => {
+    const { min, max } = limits();
+    const coms = Number(opponents.value);
+    fill(openSeats, Math.max(min - 1 - coms, 0), max - 1 - coms, Number(openSeats.value || 0));
+  };
   const fillOpponents = () => {
     const preset = game.presets.find((p) => p.name === presetSelect.value);
     presetRules.textContent = preset ? rulesText(preset.rules) : "";
     presetRules.hidden = !presetRules.textContent;
-    const limits = preset?.seats ?? game.seats;
-    const usual = (game.default_seats[presetSelect.value]?.length ?? limits.min) - 1;
-    const counts = Array.from({ length: limits.max }, (_, i) => i);
-    opponents.replaceChildren(...counts.map((n) => option(String(n), String(n), n === Math.max(usual, limits.min - 1))));
-    openSeats.replaceChildren(...counts.map((n) => option(String(n), String(n), n === 0)));
+    const { min, max } = limits();
+    const usual = (game.default_seats[presetSelect.value]?.length ?? min) - 1;
+    fill(opponents, 0, max - 1, Math.max(usual, min - 1));
+    openSeats.replaceChildren(); // (the preset's usual table: no open seat)
+    fillOpen();
   };
   fillOpponents();
   presetSelect.addEventListener("change", fillOpponents);
+  opponents.addEventListener("change", fillOpen);
   const round = capitalWord(game.round_name);
   const form = el("form", { class: "panel new-match", "aria-labelledby": "new-match" }, [
     el("h2", { id: "new-match" }, [`New ${game.title} match`]),
@@ -391,18 +408,36 @@ async function matchPage(id, turn) {
   showAccount(user);
   const root = el("div", { class: "table-root" });
   const proof = el("section", { class: "panel verification", "aria-label": "Deal verification", hidden: "" });
+  main.replaceChildren(root, proof);
   // a seated player may leave a match under way (not a lobby, nor a local match): the
-  // button is the page's, outside the table (which is drawn again at every version)
-  const leaving = detail.your_seat !== null && detail.status === "active" && !detail.local ? leaveBar(id) : null;
-  main.replaceChildren(root, ...(leaving ? [leaving] : []), proof);
+  // button is the page's, outside the table (which is drawn again at every version). A
+  // lobby of yours that fills while shown (the table reads the match again when a seat is
+  // taken) offers it from then on; once the match has ended, never again.
+  /** @type {HTMLElement | null} */
+  let leaving = null;
+  let ended = false;
+  /** @param {api.MatchDetail} now */
+  const offerLeave = (now) => {
+    const may = !ended && now.your_seat !== null && now.status === "active" && !now.local;
+    if (may && !leaving) {
+      leaving = leaveBar(id);
+      root.after(leaving);
+    } else if (!may && leaving) {
+      leaving.remove();
+      leaving = null;
+    }
+  };
+  offerLeave(detail);
   table =
     detail.game === "hearts" ? new HeartsTable(root, detail, showError)
     : detail.game === "ninety-nine" ? new NinetyNineTable(root, detail, showError)
     : new GolfTable(root, detail, showError);
+  table.onDetail = offerLeave;
   // once the match has ended there is nothing to leave; the API reveals the seed: check
   // the deals in this browser
   table.onEnded = () => {
-    leaving?.remove();
+    ended = true;
+    offerLeave(detail);
     void showVerification(proof, id);
   };
   table.onLoggedOut = (error) => void loggedOut(error);
@@ -411,9 +446,9 @@ async function matchPage(id, turn) {
 
 /** What leaving a match means, asked before it is left (the browser's confirm). */
 const LEAVE_QUESTION =
-  "Leave this match?\n\nA computer player (COM) will play your seat from now on, and you will " +
-  "watch the rest of the match as a spectator. If you are the last player left, the match is " +
-  "aborted instead.";
+  "Leave this match?\n\nA computer player (COM) will play your seat from now on, and this page " +
+  "goes back to the lobby. You can still watch the rest of the match as a spectator by " +
+  "opening its address again. If you are the last player left, the match is aborted instead.";
 
 /**
  * "Leave this match…": once confirmed, `POST /api/matches/{id}/leave` (a COM takes the

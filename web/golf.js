@@ -26,6 +26,9 @@ export class GolfTable extends Table {
     super(...args);
     /** choosing the card to turn up with a discard (rules that flip on discard) */
     this.flipMode = false;
+    // the final-turns banner is a live region: made once, kept on the page (see keep),
+    // its text changed in place (empty while there are no final turns)
+    this.bannerNode = el("p", { class: "banner final-turns", role: "status" });
   }
 
   /** @param {import("./api.js").GameView} view */
@@ -33,9 +36,10 @@ export class GolfTable extends Table {
     return view.game === "golf" ? view : null;
   }
 
-  /** during the opening flips every seat acts at once @param {GolfView} view */
+  /** during the opening flips every seat acts at once, and so does every human saying it
+   * is ready for the next hole (hole_over) @param {GolfView} view */
   simultaneous(view) {
-    return view.phase === "flips";
+    return view.phase === "flips" || view.phase === "hole_over";
   }
 
   resetChoice() {
@@ -117,14 +121,10 @@ export class GolfTable extends Table {
 
     const table = this.frame(view, "golf", "Golf table", `Hole ${view.hole} of ${view.holes}`);
 
-    if (view.final_turns && this.inPlay(view)) {
-      const who = this.seatName(view.final_turns.finisher);
-      table.append(
-        el("p", { class: "banner final-turns", role: "status" }, [
-          `Final turns: ${who} went out. ${view.final_turns.turns_left} turn${view.final_turns.turns_left === 1 ? "" : "s"} left in this hole.`,
-        ]),
-      );
-    }
+    const final = view.final_turns && this.inPlay(view) ? view.final_turns : null;
+    const banner = final ? `Final turns: ${this.seatName(final.finisher)} went out. ${plural(final.turns_left, "turn")} left in this hole.` : "";
+    if (this.bannerNode.textContent !== banner) this.bannerNode.textContent = banner;
+    table.append(this.keep(this.bannerNode));
 
     // the others' grids, then the middle (stock, discard, drawn card), then yours
     const play = el("div", { class: "play" });

@@ -12,6 +12,8 @@ import { Table, capital, cardNode, el, plural } from "./table.js";
 /** @typedef {import("./api.js").GameEvent} GameEvent */
 
 const DIRECTIONS = { left: "to your left", right: "to your right", across: "across the table", hold: "no passing this deal" };
+/** The same, for a spectator (no seat: no "your"). */
+const EACH_PASSES = { left: "each player passes to the left", right: "each player passes to the right", across: "each player passes across the table", hold: "no passing this deal" };
 
 /** @extends {Table<HeartsAction, HeartsView>} */
 export class HeartsTable extends Table {
@@ -83,7 +85,7 @@ export class HeartsTable extends Table {
     table.dataset.heartsBroken = String(view.hearts_broken);
 
     const facts = [
-      view.phase === "passing" || view.pass ? `Passing: ${DIRECTIONS[view.direction]}` : "",
+      view.phase === "passing" || view.pass ? `Passing: ${(me === null ? EACH_PASSES : DIRECTIONS)[view.direction]}` : "",
       view.hearts_broken ? "Hearts are broken" : "Hearts not broken yet",
       view.removed.length ? `Out of play: ${view.removed.map(cardName).join(", ")}` : "",
       view.jack === null || !this.jackCounts() ? "" : `${capital(this.seatName(view.jack))} took the jack of diamonds (−10)`,

@@ -166,6 +166,9 @@ export class Table {
     this.logged = 0;
     /** @type {(() => void) | null} called once, when the table first shows the match ended */
     this.onEnded = null;
+    /** @type {((detail: MatchDetail) => void) | null} called when the table has read the
+     * match again (someone took a seat, a COM took a player's): its status, its seats */
+    this.onDetail = null;
     /** @type {((error: api.ApiError) => void) | null} called when the service answers 401
      * (the token no longer holds): the page forgets the token and asks to log in again */
     this.onLoggedOut = null;
@@ -303,7 +306,11 @@ export class Table {
    * @param {number} version
    */
   async learnDeadline(version) {
-    if (this.detail.turn_timeout === null || this.deadline?.version === version) return;
+    if (this.detail.turn_timeout === null || this.abort.signal.aborted) return;
+    // the timer ticks from the first version shown, whose deadline the match's detail
+    // (read to open the table) may have carried already
+    if (this.ticking === null) this.ticking = setInterval(() => this.tick(), 1000);
+    if (this.deadline?.version === version) return;
     try {
       const now = await api.match(this.detail.id, this.abort.signal);
       if (this.abort.signal.aborted) return; // the table was left meanwhile: no timer
@@ -320,7 +327,6 @@ export class Table {
       timer.hidden = !this.deadline.at;
       if (this.deadline.at) this.updateTimer(timer);
     }
-    if (this.ticking === null) this.ticking = setInterval(() => this.tick(), 1000);
   }
 
   tick() {
@@ -465,8 +471,10 @@ export class Table {
     // do if that read fails: the names are all it adds)
     const com = /^com:[^:]+:(\d+)$/.exec(event.actor);
     const handed = com !== null && this.detail.seats[Number(com[1])]?.kind === "human";
-    if (event.type === "seat_taken" || handed) this.detail = await api.match(this.detail.id, signal).catch(() => this.detail);
+    const read = event.type === "seat_taken" || handed;
+    if (read) this.detail = await api.match(this.detail.id, signal).catch(() => this.detail);
     if (signal.aborted) return;
+    if (read && this.onDetail) this.onDetail(this.detail);
     this.passing = more();
     this.record(event);
     this.show(view);

@@ -40,7 +40,19 @@
 //   leaveRefused   a leave refused (409 cannot_leave): the message shown, the button kept
 //                  and usable;
 //   noLeaveButton  no "Leave this match…" for a spectator, a local match, a lobby, an
-//                  ended match, nor once the match ends while it is shown.
+//                  ended match, nor once the match ends while it is shown;
+//   leaveWhenFilled a lobby of yours shown as its last seat is taken (seat_taken): the
+//                  button comes; for a spectator of it, not;
+//   timerTicks     a timed match opened: the turn timer counts down from the first view;
+//   holeOverNext   "Next hole" after another human's "next": sent without If-Match (every
+//                  human says it at once), so no 412;
+//   heartsPassingWords Hearts' pass direction, to a player ("to your left") and to a
+//                  spectator ("each player passes to the left");
+//   finalTurnsBanner Golf's final-turns banner: one live region kept, empty outside them;
+//   newMatchCounts the new-match form offers only the COMs and open seats that make a
+//                  table the preset allows (Golf, Hearts of 3 to 5, hearts-classic of 4).
+//
+//   CLIENT_FAULTS_ONLY=name,name runs those scenarios alone.
 //
 //   node tests/web/client_faults.mjs <content security policy> [<screenshot dir>]
 //
@@ -897,9 +909,186 @@ scenarios.noLeaveButton = async () => {
   return { spectator, local, waiting, ended, endsWhileShown: { before, after: await leaveState(page, requests) } };
 };
 
+// --- a timed turn, the next hole, a lobby that fills, the new-match form -------------------
+
+scenarios.timerTicks = async () => {
+  // a timed match opened: the deadline of the version shown is the match's detail's
+  const deadline = new Date(Date.now() + 65_000).toISOString();
+  const match = fakeMatch([golfView(10, { phase: "draw", drawn: null, legal_actions: [{ type: "draw" }, { type: "take_discard" }] })]);
+  const { page } = await open(async (method, path, query) => {
+    if (path === `/matches/${ID}`) {
+      const now = JSON.parse((await match.answer(method, path, query)).body);
+      return json(200, { ...now, turn_timeout: 90, view: { ...now.view, turn_deadline: deadline } });
+    }
+    return match.answer(method, path, query);
+  });
+  await atVersion(page, 10);
+  const timer = () => page.locator(".turn-timer").evaluate((t) => ({ hidden: t.hidden, text: t.textContent, seconds: Number(t.dataset.seconds) }));
+  const first = await timer();
+  await sleep(2200);
+  return { first, later: await timer() };
+};
+
+scenarios.holeOverNext = async () => {
+  // after a hole, both humans say they are ready; the other one did first (the match at
+  // 11 on the server, this page still at 10): with If-Match "10" that would be a 412
+  const over = {
+    phase: "hole_over", players: ["human", "human"], seats_to_act: [0, 1], drawn: null, end_reason: "final_turns_done",
+    grids: [["QH", "2C", "3D", "4S", "6D", "9H"], ["4C", "KS", "5H", "5D", "7C", "8C"]], hole_scores: [[30, 33]], totals: [30, 33], hole_finishers: [1],
+    legal_actions: [{ type: "next" }],
+  };
+  const dealt = golfFlips(12, { players: ["human", "human"], totals: [30, 33] });
+  const match = fakeMatch([golfView(10, over)]);
+  const posts = [];
+  const { page } = await open(async (method, path, query, sent) => {
+    if (method === "POST" && path === `/matches/${ID}/actions`) {
+      const named = sent.headers()["if-match"] ?? null;
+      posts.push({ ifMatch: named, body: JSON.parse(sent.postData() ?? "null") });
+      const stale = { type: "about:blank", title: "Precondition failed", status: 412, detail: "the match is at version 11, not 10", code: "precondition_failed", current_version: 11 };
+      if (named !== null && named !== '"11"') return { ...json(412, stale), headers: { ETag: '"11"' } };
+      return json(200, { version: 12, events: [event(12, "hole_dealt", null, { hole: 2 })], view: dealt });
+    }
+    if (path === `/matches/${ID}/events`) return json(200, { events: [], version: 12, next_after: Number(query.get("after")), has_more: false });
+    return match.answer(method, path, query);
+  });
+  await atVersion(page, 10);
+  await page.getByRole("button", { name: "Next hole" }).click();
+  await page.locator('.game-table[data-busy="false"]:not([data-version="10"]), #errors:not([hidden])').first().waitFor({ timeout: 5_000 });
+  await sleep(300);
+  return { posts, after: await tableState(page) };
+};
+
+scenarios.leaveWhenFilled = async () => {
+  // a lobby (one seat open) shown, of yours or watched: the last seat is taken meanwhile
+  const fills = async (spectator) => {
+    const who = spectator ? { seat: null, legal_actions: [] } : {};
+    const lobby = golfFlips(5, { hole: 1, players: ["human", "open"], seats_to_act: [], legal_actions: [], ...who });
+    const full = golfFlips(6, { hole: 1, players: ["human", "human"], ...who });
+    const match = fakeMatch([lobby, full]);
+    const first = { index: 0, kind: "human", username: spectator ? "carol" : "alice", com_level: null, to_act: false };
+    const { page, requests } = await open(async (method, path, query) => {
+      if (path === `/matches/${ID}`) {
+        const now = JSON.parse((await match.answer(method, path, query)).body);
+        const filled = match.events.length > 0;
+        const second = filled ? { index: 1, kind: "human", username: "bob", com_level: null, to_act: true } : { index: 1, kind: "open", username: null, com_level: null, to_act: false };
+        return json(200, { ...now, status: filled ? "active" : "waiting", your_seat: spectator ? null : 0, your_turn: filled && !spectator, seats: [first, second] });
+      }
+      return match.answer(method, path, query);
+    });
+    await atVersion(page, 5);
+    const before = await leaveState(page, requests);
+    match.release(event(6, "seat_taken", 1, { seat: 1 }));
+    await atVersion(page, 6);
+    await sleep(200);
+    return { before, after: await leaveState(page, requests) };
+  };
+  return { player: await fills(false), spectator: await fills(true) };
+};
+
+scenarios.heartsPassingWords = async () => {
+  const facts = async (view, over) => {
+    const match = fakeMatch([view]);
+    const { page } = await open(async (method, path, query) => (path === `/matches/${ID}` ? json(200, { ...detail(view), ...over }) : match.answer(method, path, query)));
+    await atVersion(page, view.version);
+    return page.locator(".game-table .facts").textContent();
+  };
+  const watched = { seat: null, hand: [], hands: [null, null, null, null], legal_actions: [] };
+  return {
+    player: await facts(heartsPassing(10), {}),
+    spectator: await facts(heartsPassing(10, watched), { your_seat: null, your_turn: false }),
+    spectatorAcross: await facts(heartsPassing(10, { ...watched, direction: "across" }), { your_seat: null, your_turn: false }),
+  };
+};
+
+scenarios.finalTurnsBanner = async () => {
+  const draw = { phase: "draw", drawn: null, legal_actions: [] };
+  const finalTurns = (turnsLeft) => ({ finisher: 1, turns_left: turnsLeft });
+  const match = fakeMatch([
+    golfView(19, { ...draw, seats_to_act: [1] }),
+    golfView(20, { ...draw, seats_to_act: [0], final_turns: finalTurns(2), legal_actions: [{ type: "draw" }, { type: "take_discard" }] }),
+    golfView(21, { ...draw, seats_to_act: [0], final_turns: finalTurns(1), legal_actions: [{ type: "draw" }, { type: "take_discard" }] }),
+    golfView(22, { ...draw, phase: "hole_over", seats_to_act: [0], final_turns: finalTurns(0), legal_actions: [{ type: "next" }] }),
+  ]);
+  const { page } = await open(match.answer);
+  await atVersion(page, 19);
+  const banner = () => page.evaluate(() => {
+    const node = document.querySelector(".game-table .final-turns");
+    return { same: node?.marked === true, left: window.removed.some((r) => r === node || r.contains(node)), role: node?.getAttribute("role") ?? null, text: node?.textContent ?? null, count: document.querySelectorAll(".final-turns").length };
+  });
+  await page.evaluate(() => {
+    window.removed = [];
+    new MutationObserver((records) => records.forEach((r) => window.removed.push(...r.removedNodes))).observe(document.body, { childList: true, subtree: true });
+    const node = document.querySelector(".game-table .final-turns");
+    if (node) node.marked = true;
+  });
+  const seen = { before: await banner() };
+  for (const version of [20, 21, 22]) {
+    match.release(event(version, "card_swapped", 1, { card: "9S", position: 2, replaced: "2D" }));
+    await atVersion(page, version);
+    seen[version] = await banner();
+  }
+  return seen;
+};
+
+/** GET /api/games with Golf and Hearts (a preset of 3 to 5 seats, one of 4 only). */
+const TWO_GAMES = [
+  ...GAMES,
+  { name: "hearts", title: "Hearts", description: "Hearts.", round_name: "deal", seats: { min: 3, max: 5 }, presets: [{ name: "hearts", seats: { min: 3, max: 5 }, rules: {} }, { name: "hearts-classic", seats: { min: 4, max: 4 }, rules: {} }], default_preset: "hearts", default_seats: { hearts: [{}, {}, {}, {}], "hearts-classic": [{}, {}, {}, {}] }, com_levels: ["easy"], default_com_level: "easy" },
+];
+
+scenarios.newMatchCounts = async () => {
+  const created = [];
+  const { page } = await open(async (method, path, query, req) => {
+    if (path === "/me") return json(200, { id: 1, username: "alice", email: "", is_staff: false });
+    if (path === "/games") return json(200, TWO_GAMES);
+    if (method === "POST" && path === "/matches") {
+      created.push(JSON.parse(req.postData() ?? "null"));
+      return problem(400, "not_faked", "Not faked", "no match is made here");
+    }
+    if (path === "/matches") return pageOf([], query);
+    return problem(404, "not_found", "Not found", path);
+  }, { hash: "#/" });
+  await page.locator("form.new-match").waitFor();
+  const options = (id) => page.locator(`#${id} option`).allTextContents();
+  /** every count of COMs offered, and the open seats then offered with it, by preset */
+  const offered = async () => {
+    const out = {};
+    for (const preset of await page.locator("#preset option").allTextContents()) {
+      await page.locator("#preset").selectOption(preset);
+      out[preset] = { chosen: { opponents: await page.locator("#opponents").inputValue(), open: await page.locator("#open-seats").inputValue() }, open: {} };
+      for (const coms of await options("opponents")) {
+        await page.locator("#opponents").selectOption(coms);
+        out[preset].open[coms] = await options("open-seats");
+      }
+    }
+    return out;
+  };
+  const start = async () => {
+    await page.getByRole("button", { name: "Start the match" }).click();
+    await page.locator("#errors:not([hidden])").waitFor();
+  };
+  const golf = await offered();
+  // Golf against no COM: a seat is left open for another player
+  await page.locator("#preset").selectOption("six-card");
+  await page.locator("#opponents").selectOption("0");
+  const golfNoCom = await page.locator("#open-seats").inputValue();
+  await start();
+  await page.locator("#game").selectOption("hearts");
+  await page.locator("form.new-match h2", { hasText: "Hearts" }).waitFor();
+  const hearts = await offered();
+  // a table of 4 with 2 COMs: the fourth seat is an open one
+  await page.locator("#preset").selectOption("hearts-classic");
+  await page.locator("#opponents").selectOption("2");
+  await start();
+  return { golf, golfNoCom, hearts, created };
+};
+
 const result = { done: false, scenarios: {} };
 try {
+  // (CLIENT_FAULTS_ONLY=name,name: those scenarios alone, while working on them)
+  const only = process.env.CLIENT_FAULTS_ONLY ? process.env.CLIENT_FAULTS_ONLY.split(",") : null;
   for (const [name, scenario] of Object.entries(scenarios)) {
+    if (only && !only.includes(name)) continue;
     const started = Date.now();
     pageErrors = [];
     try {

@@ -22,7 +22,7 @@ export function snapshot() {
     stock: { size: Number(stock?.getAttribute("data-stock-size")), action: stock?.tagName === "BUTTON" ? "draw" : null },
     discard: { card: discard?.getAttribute("data-card") ?? null, action: discard?.tagName === "BUTTON" ? "take_discard" : null },
     drawn: drawn ? { card: drawn.getAttribute("data-card"), seat: Number(drawn.getAttribute("data-seat")), label: drawn.getAttribute("aria-label") } : null,
-    banner: table.querySelector(".final-turns")?.textContent ?? null,
+    banner: table.querySelector(".final-turns")?.textContent || null, // (kept on the page, empty while none)
     totals: [...table.querySelectorAll(".totals td")].map((td) => Number(td.textContent)),
     actions,
     prompt: table.querySelector(".prompt")?.textContent ?? "",

@@ -353,3 +353,100 @@ def test_a_seat_left_to_a_com_is_named_as_the_com_once_it_moves(scenarios):
     assert seen["reads"] == seen["readsBefore"] + 1  # the match read again, once
     assert seen["log"] and seen["log"][-1].startswith("COM 1 (normal)"), seen["log"]
     assert not seen["names"]
+
+
+def test_the_leave_confirmation_says_where_the_page_goes(scenarios):
+    (first, *_) = seen_in(scenarios, "leaveMatch")["dialogs"]
+    message = first["message"]
+    # the page goes to the lobby: it says so, and how to watch the match from there
+    assert "goes back to the lobby" in message and "as a spectator" in message, message
+    assert "you will watch" not in message and "opening its address again" in message, message
+
+
+def test_the_leave_button_comes_when_a_lobby_of_yours_fills_while_shown(scenarios):
+    seen = seen_in(scenarios, "leaveWhenFilled")
+    player = seen["player"]
+    assert player["before"]["button"] is None and player["before"]["table"] == 1, player
+    # the last seat taken (seat_taken, from the stream): the match is under way, leavable
+    assert player["after"]["button"] and player["after"]["button"]["text"] == LEAVE, player
+    assert player["after"]["button"]["inTable"] is False, player
+    # a spectator of the same lobby: nothing to leave, before or after
+    spectator = seen["spectator"]
+    assert spectator["before"]["button"] is None and spectator["after"]["button"] is None, seen
+
+
+# --- a timed turn, the next hole, Hearts' passing, the final turns, the new-match form ----------
+def test_the_turn_timer_counts_down_from_the_first_version_shown(scenarios):
+    seen = seen_in(scenarios, "timerTicks")
+    first, later = seen["first"], seen["later"]
+    assert not first["hidden"] and 60 <= first["seconds"] <= 65, seen
+    # about 2 s later, with no new version: counted down each second
+    assert 1 <= first["seconds"] - later["seconds"] <= 3, seen
+    assert later["text"] != first["text"], seen
+
+
+def test_next_hole_goes_without_if_match_as_every_human_says_it_at_once(scenarios):
+    seen = seen_in(scenarios, "holeOverNext")
+    # another human's "next" came first: the page's still goes, valid whatever the version
+    assert seen["posts"] == [{"ifMatch": None, "body": {"type": "next"}}], seen["posts"]
+    after = seen["after"]
+    assert after["version"] == 12 and after["phase"] == "flips", after
+    assert after["message"] is None and after["busy"] == "false", after
+
+
+def test_hearts_passing_is_said_to_a_spectator_without_your(scenarios):
+    seen = seen_in(scenarios, "heartsPassingWords")
+    assert seen["player"].startswith("Passing: to your left · "), seen
+    assert seen["spectator"].startswith("Passing: each player passes to the left · "), seen
+    assert seen["spectatorAcross"].startswith("Passing: each player passes across the table"), seen
+    assert "your" not in seen["spectator"] + seen["spectatorAcross"], seen
+
+
+def test_the_final_turns_banner_is_one_live_region_kept_on_the_page(scenarios):
+    seen = seen_in(scenarios, "finalTurnsBanner")
+    went_out = "Final turns: COM 1 (easy) went out."
+    texts = {
+        "before": "",  # no final turns yet: the region is there, empty
+        "20": f"{went_out} 2 turns left in this hole.",
+        "21": f"{went_out} 1 turn left in this hole.",
+        "22": "",  # the hole is over: empty again
+    }
+    for when, text in texts.items():
+        banner = seen[when]
+        assert banner == {
+            "same": True,
+            "left": False,
+            "role": "status",
+            "text": text,
+            "count": 1,
+        }, (
+            when,
+            banner,
+        )
+
+
+def offered_tables(offered: dict) -> dict:
+    """Each preset's tables the form offers: the seat counts, you, the COMs and the open seats."""
+    return {
+        preset: {1 + int(coms) + int(n) for coms, opens in seen["open"].items() for n in opens}
+        for preset, seen in offered.items()
+    }
+
+
+def test_the_new_match_form_offers_only_the_tables_the_preset_allows(scenarios):
+    seen = seen_in(scenarios, "newMatchCounts")
+    # every count of COMs and open seats offered makes a table the preset allows, and
+    # every table it allows is offered
+    assert offered_tables(seen["golf"]) == {"six-card": {2, 3, 4, 5, 6}}, seen["golf"]
+    assert offered_tables(seen["hearts"]) == {"hearts": {3, 4, 5}, "hearts-classic": {4}}
+    # the preset's usual table to begin with (no open seat)
+    assert seen["golf"]["six-card"]["chosen"] == {"opponents": "1", "open": "0"}
+    assert seen["hearts"]["hearts-classic"]["chosen"] == {"opponents": "3", "open": "0"}
+    assert seen["hearts"]["hearts-classic"]["open"]["2"] == ["1"], seen["hearts"]
+    # Golf against no COM: one seat open for another player, so a table of two is sent
+    assert seen["golfNoCom"] == "1"
+    golf, hearts = seen["created"]
+    assert golf["seats"] == [{"type": "me"}, {"type": "open"}], golf
+    # hearts-classic with 2 COMs: the fourth seat is open, and 4 players are asked for
+    assert [s["type"] for s in hearts["seats"]] == ["me", "com", "com", "open"], hearts
+    assert hearts["preset"] == "hearts-classic" and hearts["rules"]["players"] == 4, hearts
