@@ -630,9 +630,18 @@ export class Table {
     } catch (error) {
       // whatever failed, the table is drawn again, not busy, its moves offered again (and
       // the choice and hint with them, where they still stand)
-      this.busy = false;
       const problem = error instanceof api.ApiError ? error.problem : null;
-      if (problem?.code !== "precondition_failed" && problem?.code !== "version_conflict") {
+      const stale = problem?.code === "precondition_failed" || problem?.code === "version_conflict";
+      let current = stale ? problem?.current_version : undefined;
+      // a move sent without If-Match (every seat acting at once) that the rules refuse: the
+      // table may have moved on meanwhile (the pause ended, the timer chose), as for a stale
+      // one: the match is read to know
+      if (!stale && error instanceof api.ApiError && error.status === 422 && this.simultaneous(view)) {
+        const now = await api.match(this.detail.id, this.abort.signal).catch(() => null);
+        if (now && now.version > view.version) current = now.version;
+      }
+      this.busy = false;
+      if (!stale && !current) {
         this.restoreChoice(view, kept);
         this.render();
         this.failed(error);
@@ -641,7 +650,7 @@ export class Table {
       this.showError("The table moved on before your move arrived: here it is again.");
       // if it cannot be read, the table stays as it was, its moves offered again; the
       // stream catches up
-      if (problem.current_version) await this.reload(problem.current_version).catch((failed) => this.failed(failed));
+      if (current) await this.reload(current).catch((failed) => this.failed(failed));
       this.restoreChoice(view, kept);
       this.render();
     }

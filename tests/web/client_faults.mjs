@@ -30,6 +30,8 @@
 //                  the stream: logged once, in order;
 //   seatLeft       a COM moves for a seat the page has as a player's (the player left, with
 //                  no event saying so): the match is read again, the COM named;
+//   holeOverTooLate "Next hole" refused (422) as the pause had ended on its own: the table
+//                  read again, as for a stale move, not the rules' refusal;
 //   contractRegion the contract of the bid cards picked is one live region, kept;
 //   lastDealShown  the last deal's shown bid cards and a failed revealer's contract;
 //   ninetyNineTexts "You lead first", what the others do (bidding, a premium call), and
@@ -956,6 +958,33 @@ scenarios.holeOverNext = async () => {
   await page.locator('.game-table[data-busy="false"]:not([data-version="10"]), #errors:not([hidden])').first().waitFor({ timeout: 5_000 });
   await sleep(300);
   return { posts, after: await tableState(page) };
+};
+
+scenarios.holeOverTooLate = async () => {
+  // "Next hole" pressed as the pause ended on its own (its bound ran out, the server said
+  // it for everyone): without If-Match the rules refuse it (422), as a stale move would be
+  const over = {
+    phase: "hole_over", players: ["human", "human"], seats_to_act: [0, 1], drawn: null, end_reason: "final_turns_done",
+    grids: [["QH", "2C", "3D", "4S", "6D", "9H"], ["4C", "KS", "5H", "5D", "7C", "8C"]], hole_scores: [[30, 33]], totals: [30, 33], hole_finishers: [1],
+    legal_actions: [{ type: "next" }],
+  };
+  const dealt = golfFlips(12, { players: ["human", "human"], totals: [30, 33] });
+  const match = fakeMatch([golfView(10, over), dealt]);
+  let posted = false;
+  const { page } = await open(async (method, path, query) => {
+    if (method === "POST" && path === `/matches/${ID}/actions`) {
+      posted = true;
+      return problem(422, "wrong_phase", "Illegal action", "this move is not allowed in phase flips");
+    }
+    if (path === `/matches/${ID}` && posted) return json(200, detail(dealt));
+    if (path === `/matches/${ID}/events`) return json(200, { events: [], version: 12, next_after: Number(query.get("after")), has_more: false });
+    return match.answer(method, path, query);
+  });
+  await atVersion(page, 10);
+  await page.getByRole("button", { name: "Next hole" }).click();
+  await page.locator('.game-table[data-busy="false"]:not([data-version="10"]), #errors:not([hidden])').first().waitFor({ timeout: 5_000 });
+  await sleep(500);
+  return { after: await tableState(page) };
 };
 
 scenarios.leaveWhenFilled = async () => {

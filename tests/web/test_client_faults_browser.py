@@ -394,6 +394,14 @@ def test_next_hole_goes_without_if_match_as_every_human_says_it_at_once(scenario
     assert after["message"] is None and after["busy"] == "false", after
 
 
+def test_a_next_hole_too_late_reads_the_table_again(scenarios):
+    """Sent without If-Match, a "next" the pause's end overtook is the rules' 422: the page
+    said the rules forbid it; it is a table that moved on."""
+    after = seen_in(scenarios, "holeOverTooLate")["after"]
+    assert after["version"] == 12 and after["phase"] == "flips", after
+    assert after["message"] == "The table moved on before your move arrived: here it is again."
+
+
 def test_hearts_passing_is_said_to_a_spectator_without_your(scenarios):
     seen = seen_in(scenarios, "heartsPassingWords")
     assert seen["player"].startswith("Passing: to your left · "), seen
