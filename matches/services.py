@@ -161,14 +161,18 @@ def _followup(match: Match, state: State) -> FollowUp | None:
 
 def _com_due(match: Match, now: datetime) -> datetime:
     """When a COM's turn is due: ``COM_MOVE_DELAY_MS`` from now, or, once the COMs of the
-    matches its creator made have taken ``COM_TURNS_PER_MINUTE`` turns this minute, at the
-    next minute (counted in the shared cache; with the cache away, not bounded)."""
+    matches its creator made have taken ``COM_TURNS_PER_MINUTE`` turns this minute on the
+    match's queue, at the next minute (counted in the shared cache; with the cache away,
+    not bounded). The queues are counted apart: COMs playing each other, which take their
+    turns as fast as the workers go, never put off the COM a person of the account waits
+    for."""
     due = now + timedelta(milliseconds=settings.COM_MOVE_DELAY_MS)
     limit = settings.COM_TURNS_PER_MINUTE
     if not limit or match.created_by_id is None:
         return due
     minute = int(now.timestamp() // 60)
-    key = f"com-turns:{match.created_by_id}:{minute}"
+    queue = followup_queue(match, FollowUpKind.COM)
+    key = f"com-turns:{match.created_by_id}:{queue}:{minute}"
     try:
         cache.add(key, 0, 120)
         taken = int(cache.incr(key))

@@ -10,10 +10,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import Count, Min, Q
+from django.db.models import Count, Min, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
-from matches.models import FollowUp, Match, MatchStatus, Seat, SeatKind
+from matches.models import FollowUp, FollowUpKind, Match, MatchStatus, Seat, SeatKind
 from matches.services import com_turns_not_late, overdue_timers
 from ops import connection
 
@@ -67,11 +68,16 @@ def stalled(older_than: float | None = None, limit: int = STALLED_LIMIT) -> list
     cutoff = now - timedelta(seconds=older_than)
     active = Match.objects.filter(status=MatchStatus.ACTIVE, turn_started_at__isnull=False)
     waiting_on_com = Seat.objects.filter(kind=SeatKind.COM, to_act=True).values("match_id")
+    # a COM turn waits from when it is due (one put off by COM_TURNS_PER_MINUTE is due
+    # after its turn began)
+    due = FollowUp.objects.filter(match=OuterRef("pk"), kind=FollowUpKind.COM).values("due_at")
+    since = Greatest("turn_started_at", Coalesce(Subquery(due[:1]), "turn_started_at"))
     on_com = (
         active.filter(turn_started_at__lte=cutoff, pk__in=waiting_on_com)
         .exclude(pk__in=com_turns_not_late(cutoff))
-        .order_by("turn_started_at")
-        .values_list("id", "game", "version", "turn_started_at")[:limit]
+        .annotate(since=since)
+        .order_by("turn_started_at")  # (the index's order; sorted by wait below)
+        .values_list("id", "game", "version", "since")[:limit]
     )
     found = [Stalled(str(i), g, v, "com", t) for i, g, v, t in on_com]
     timed = (

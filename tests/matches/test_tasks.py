@@ -510,14 +510,20 @@ def test_an_accounts_com_turns_past_their_rate_wait_for_the_next_minute(
     from ops.selectors import stalled
 
     settings.COM_TURNS_PER_MINUTE = 2
+    settings.MAX_UNFINISHED_COM_MATCHES = 10
     minute = timezone.now().replace(second=10, microsecond=0)
     monkeypatch.setattr(services.timezone, "now", lambda: minute)
-    cache.delete_many([f"com-turns:{u.pk}:{int(minute.timestamp() // 60)}" for u in (alice, bob)])
+    cache.clear()
     seats = [{"type": "me"}, {"type": "com", "level": "normal"}]
+    coms = [{"type": "com", "level": "easy"}, {"type": "com", "level": "normal"}]
     with django_capture_on_commit_callbacks(execute=False):  # (the COMs' turns not run)
+        watched = [match_create(creator=alice, seats=coms, spectate=True) for _ in range(3)]
         made = [match_create(creator=alice, seats=seats) for _ in range(3)]
         others = match_create(creator=bob, seats=seats)
     due = {f.match_id: f.due_at for f in FollowUp.objects.filter(kind=FollowUpKind.COM)}
+    # COMs playing each other (the background queue) are counted apart: they put off
+    # their own third turn, not the COMs alice plays against
+    assert [due[m.id] for m in watched][2] > minute
     # alice's first two COM turns are due now, her third at the next minute; bob's now
     assert [due[m.id] for m in made] == [
         minute,
@@ -529,6 +535,7 @@ def test_an_accounts_com_turns_past_their_rate_wait_for_the_next_minute(
     monkeypatch.undo()
     now, stall = timezone.now(), timedelta(seconds=settings.COM_STALL_SECONDS + 5)
     Match.objects.filter(pk__in=[m.id for m in [*made, others]]).update(turn_started_at=now - stall)
+    Match.objects.filter(pk__in=[m.id for m in watched]).update(turn_started_at=now)
     FollowUp.objects.filter(kind=FollowUpKind.COM).update(due_at=now - stall)
     FollowUp.objects.filter(match_id=made[2].id).update(due_at=now + timedelta(seconds=50))
     late = {
@@ -536,3 +543,8 @@ def test_an_accounts_com_turns_past_their_rate_wait_for_the_next_minute(
     }
     assert late == {str(made[0].id), str(made[1].id), str(others.id)}
     assert {s.match_id for s in stalled()} == late
+    # once the turn put off is late too, the dashboard counts its wait from when it was due
+    FollowUp.objects.filter(match_id=made[2].id).update(due_at=now - stall)
+    Match.objects.filter(pk=made[2].id).update(turn_started_at=now - 3 * stall)
+    shown = {s.match_id: s.waiting_since for s in stalled()}
+    assert shown[str(made[2].id)] == now - stall
