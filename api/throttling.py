@@ -77,10 +77,29 @@ class ScopedRateThrottle(throttling.ScopedRateThrottle, AtomicRate):
 
 class RegistrationRateThrottle(ScopedRateThrottle):
     """New accounts from one address (``registrations``), beside the ``auth`` scope's
-    rate per minute: a view's scope is one, this one's is fixed."""
+    rate per minute. Counted when an account is made (:meth:`made`), not per request: a
+    registration refused (a name taken, a throttle) uses none of the address's allowance."""
 
-    def allow_request(self, request: Any, view: Any) -> bool:
+    def _read(self, request: Any, view: Any) -> int:
+        """Set up the scope's rate and window; the accounts made in the current window."""
         self.scope = "registrations"
         self.rate = self.get_rate()
         self.num_requests, self.duration = self.parse_rate(self.rate)
-        return AtomicRate.allow_request(self, request, view)
+        self.key = self.get_cache_key(request, view)
+        self.now = self.timer()
+        self.window = int(self.now // self.duration)
+        return int(self.cache.get(f"{self.key}:{self.window}", 0))
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        count = self._read(request, view)
+        self.earlier = int(self.cache.get(f"{self.key}:{self.window - 1}", 0))
+        self.into = self.now / self.duration - self.window
+        if self.earlier * (1 - self.into) + count + 1 <= self.num_requests:
+            return True
+        self.count = count
+        return self.throttle_failure()
+
+    def made(self, request: Any, view: Any) -> None:
+        """Count an account just made from the request's address."""
+        self._read(request, view)
+        self._increment(f"{self.key}:{self.window}")

@@ -227,6 +227,7 @@ class RegisterView(QueryChecked, APIView):
                 token = Token.objects.create(user=user)
         except IntegrityError:  # registered at the same moment by another request
             raise taken from None
+        RegistrationRateThrottle().made(request, self)
         return Response({**_user_json(user), "token": token.key}, status=status.HTTP_201_CREATED)
 
 
@@ -1067,7 +1068,8 @@ class StreamView(OptionsInJSON, QueryChecked, APIView):
         check_after(match, after, "after" if last_id is None else "Last-Event-ID")
         if match.ended and after >= match.version:
             return Response(status=status.HTTP_204_NO_CONTENT)
-        if match.version - after > push.EXPORT_PAGE:  # a log's worth to send at once
+        # a log's worth to send at once (a HEAD is sent none)
+        if match.version - after > push.EXPORT_PAGE and request.method != "HEAD":
             charge_as_export(request)
         media_type = push.NDJSON if request.accepted_renderer.format == "ndjson" else push.SSE
         note = _push_note(request, match, "stream", after=after, media_type=media_type)

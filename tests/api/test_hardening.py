@@ -810,7 +810,9 @@ def test_a_stream_from_far_behind_counts_as_a_read_of_the_whole_log(
     def stream(after):
         return alice.get(f"/api/matches/{duel}/stream?after={after}", HTTP_ACCEPT=push.NDJSON)
 
-    assert [stream(0).status_code for _ in range(2)] == [200, 200]
+    url = f"/api/matches/{duel}/stream?after=0"
+    assert [alice.head(url, HTTP_ACCEPT=push.NDJSON).status_code for _ in range(3)] == [200] * 3
+    assert [stream(0).status_code for _ in range(2)] == [200, 200]  # (no HEAD was charged)
     assert_problem(stream(0), 429, "throttled")
     assert stream(version - 1).status_code == 200  # a reader catching up is not charged
     assert_problem(alice.get(f"/api/matches/{duel}/export"), 429, "throttled")  # one budget
@@ -835,6 +837,23 @@ def test_one_address_makes_a_bounded_number_of_accounts_a_day(anon, users, monke
     other = APIClient(REMOTE_ADDR="192.0.2.9")
     body = {"username": "elsewhere", "password": "correct-horse-battery"}
     assert other.post("/api/accounts/register", body, format="json").status_code == 201
+
+
+def test_a_registration_refused_uses_none_of_the_addresss_new_accounts(anon, users, monkeypatch):
+    """Every request was counted: a name taken, a weak password, a retry the minute's rate
+    refused each used up one of the day's accounts, a shared address's for a day."""
+    tighten(monkeypatch, registrations="2/day", auth="3/min")
+    clock = [86400.0 * 100 + 3600]  # an hour into a day
+    monkeypatch.setattr(SimpleRateThrottle, "timer", lambda self: clock[0])
+
+    def register(name, password="correct-horse-battery"):
+        body = {"username": name, "password": password}
+        return anon.post("/api/accounts/register", body, format="json").status_code
+
+    assert [register("alice"), register("newcomer", "123"), register("first")] == [400, 400, 201]
+    assert register("second") == 429  # the minute's rate (3): refused, and not counted
+    clock[0] += 120  # two minutes on, the same day
+    assert [register("second"), register("third")] == [201, 429]  # two accounts made: the day's
 
 
 def test_logging_out_is_counted_per_account_not_per_address(users, monkeypatch):
