@@ -111,6 +111,13 @@ def test_the_documented_command_line():
     assert [line["deal"] for line in lines[:-1]] == list(range(1, len(lines)))
     assert [line["direction"] for line in lines[:4]] == ["left", "right", "across", "hold"]
     rescore(lines, 4, moon="others_get_26")
+    # what docs/hearts.md prints of it (its example was of an older move order)
+    documented = (ROOT / "docs" / "hearts.md").read_text()
+    first, last = lines[0], {k: v for k, v in lines[-1].items() if k != "seed"}
+    assert f'"passes": {json.dumps(first["passes"])}' in documented
+    assert f'"tricks": [{json.dumps(first["tricks"][0])}, ...]' in documented
+    assert f'"taken": {json.dumps(first["taken"])}' in documented
+    assert json.dumps(last)[:-1] + ', "seed": "' + lines[-1]["seed"][:6] in documented
 
 
 @pytest.mark.parametrize("players", [3, 5])
