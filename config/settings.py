@@ -322,10 +322,10 @@ PUSH_THREADS = env_int("PUSH_THREADS", 4)
 
 # --- Game service ---------------------------------------------------------------------------
 COM_MOVE_DELAY_MS = env_int("COM_MOVE_DELAY_MS", 0)
-# The COM turns the matches one account made may take in a minute (0: no bound); past
-# them, the account's next COM turns wait for the next minute: the workers' time one
-# account's matches take is bounded, whatever the rate of its actions, and no one else's
-# COMs wait for them (docs/security.md).
+# The COM turns the matches one account made may take in a minute on each queue (0: no
+# bound); past them, the account's next COM turns there wait for the next minute: the
+# workers' time one account's matches take is bounded, whatever the rate of its actions,
+# and no one else's COMs wait for them (docs/security.md).
 COM_TURNS_PER_MINUTE = env_int("COM_TURNS_PER_MINUTE", 240)
 # What one account may start (docs/security.md): unfinished matches it created, those of
 # them with COM seats, and turns per hole.
