@@ -77,29 +77,25 @@ class ScopedRateThrottle(throttling.ScopedRateThrottle, AtomicRate):
 
 class RegistrationRateThrottle(ScopedRateThrottle):
     """New accounts from one address (``registrations``), beside the ``auth`` scope's
-    rate per minute. Counted when an account is made (:meth:`made`), not per request: a
-    registration refused (a name taken, a throttle) uses none of the address's allowance."""
+    rate per minute. A request let through holds its place at once, atomically (parallel
+    ones cannot all slip in), and gives it back when no account was made
+    (:meth:`give_back`): a registration refused (a name taken, a throttle) uses none of the
+    address's allowance."""
 
-    def _read(self, request: Any, view: Any) -> int:
-        """Set up the scope's rate and window; the accounts made in the current window."""
+    reserved: str | None = None  # the counter this request holds a place in
+
+    def allow_request(self, request: Any, view: Any) -> bool:
         self.scope = "registrations"
         self.rate = self.get_rate()
         self.num_requests, self.duration = self.parse_rate(self.rate)
-        self.key = self.get_cache_key(request, view)
-        self.now = self.timer()
-        self.window = int(self.now // self.duration)
-        return int(self.cache.get(f"{self.key}:{self.window}", 0))
+        allowed = AtomicRate.allow_request(self, request, view)
+        if allowed and self.rate is not None and self.key is not None:
+            self.reserved = f"{self.key}:{int(self.now // self.duration)}"
+        return allowed
 
-    def allow_request(self, request: Any, view: Any) -> bool:
-        count = self._read(request, view)
-        self.earlier = int(self.cache.get(f"{self.key}:{self.window - 1}", 0))
-        self.into = self.now / self.duration - self.window
-        if self.earlier * (1 - self.into) + count + 1 <= self.num_requests:
-            return True
-        self.count = count
-        return self.throttle_failure()
-
-    def made(self, request: Any, view: Any) -> None:
-        """Count an account just made from the request's address."""
-        self._read(request, view)
-        self._increment(f"{self.key}:{self.window}")
+    def give_back(self) -> None:
+        """The place this request held, given back: it made no account."""
+        if self.reserved is not None:
+            with contextlib.suppress(ValueError):  # (evicted meanwhile: nothing to give)
+                self.cache.decr(self.reserved)
+            self.reserved = None

@@ -187,7 +187,18 @@ class RegisterView(QueryChecked, APIView):
     throttle_scope = "auth"
 
     def get_throttles(self) -> list[BaseThrottle]:
-        return [*super().get_throttles(), RegistrationRateThrottle()]
+        self.registrations = RegistrationRateThrottle()
+        return [*super().get_throttles(), self.registrations]
+
+    def finalize_response(
+        self, request: Request, response: HttpResponseBase, *args: Any, **kwargs: Any
+    ) -> HttpResponseBase:
+        """A registration that made no account (refused, or failed) gives back the place
+        among the address's new accounts it held."""
+        registrations = getattr(self, "registrations", None)
+        if registrations is not None and response.status_code != status.HTTP_201_CREATED:
+            registrations.give_back()
+        return super().finalize_response(request, response, *args, **kwargs)
 
     @extend_schema(
         tags=["accounts"],
@@ -227,7 +238,6 @@ class RegisterView(QueryChecked, APIView):
                 token = Token.objects.create(user=user)
         except IntegrityError:  # registered at the same moment by another request
             raise taken from None
-        RegistrationRateThrottle().made(request, self)
         return Response({**_user_json(user), "token": token.key}, status=status.HTTP_201_CREATED)
 
 

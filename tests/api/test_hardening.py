@@ -864,3 +864,18 @@ def test_logging_out_is_counted_per_account_not_per_address(users, monkeypatch):
     anon = APIClient()
     assert [log_in(anon, "carol", "wrong").status_code for _ in range(3)][-1] == 429
     assert client_for(users["alice"]).delete("/api/auth/token").status_code == 204
+
+
+def test_registrations_at_once_hold_their_places_as_they_are_let_through(rf, monkeypatch):
+    """Counted only once an account was made, registrations sent together from one address
+    all read the same count and all passed (a reviewer's eight at once, with a day's
+    allowance of two, made eight accounts)."""
+    from api.throttling import RegistrationRateThrottle
+
+    tighten(monkeypatch, registrations="2/day")
+    request = rf.post("/api/accounts/register", REMOTE_ADDR="198.51.100.4")
+    held = [RegistrationRateThrottle() for _ in range(3)]
+    # three in flight at once, none answered yet: the third is refused
+    assert [t.allow_request(request, None) for t in held] == [True, True, False]
+    held[0].give_back()  # one made no account (its name was taken)
+    assert RegistrationRateThrottle().allow_request(request, None) is True
