@@ -67,7 +67,7 @@ class ScopedRateThrottle(throttling.ScopedRateThrottle, AtomicRate):
     #: Scopes whose POSTs are counted per address even with a token: making accounts and
     #: logging in (each new account's token would otherwise open a fresh allowance to the
     #: same address). Logging out (DELETE) is the account's own, counted per account.
-    BY_ADDRESS = frozenset({"auth", "registrations"})
+    BY_ADDRESS = frozenset({"auth"})
 
     def get_cache_key(self, request: Any, view: Any) -> str | None:
         if self.scope in self.BY_ADDRESS and request.method == "POST":
@@ -75,21 +75,22 @@ class ScopedRateThrottle(throttling.ScopedRateThrottle, AtomicRate):
         return super().get_cache_key(request, view)
 
 
-class RegistrationRateThrottle(ScopedRateThrottle):
+class RegistrationRateThrottle(AtomicRate):
     """New accounts from one address (``registrations``), beside the ``auth`` scope's
     rate per minute. A request let through holds its place at once, atomically (parallel
     ones cannot all slip in), and gives it back when no account was made
     (:meth:`give_back`): a registration refused (a name taken, a throttle) uses none of the
     address's allowance."""
 
+    scope = "registrations"
     reserved: str | None = None  # the counter this request holds a place in
 
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
     def allow_request(self, request: Any, view: Any) -> bool:
-        self.scope = "registrations"
-        self.rate = self.get_rate()
-        self.num_requests, self.duration = self.parse_rate(self.rate)
-        allowed = AtomicRate.allow_request(self, request, view)
-        if allowed and self.rate is not None and self.key is not None:
+        allowed = super().allow_request(request, view)
+        if allowed and self.rate is not None:
             self.reserved = f"{self.key}:{int(self.now // self.duration)}"
         return allowed
 

@@ -139,9 +139,12 @@ def _followup(match: Match, state: State) -> FollowUp | None:
         return None
     now = timezone.now()
     if _com_to_act(match, state):
-        kind, due = FollowUpKind.COM, _com_due(match, now)
+        kind = FollowUpKind.COM
+        queue = followup_queue(match, kind)
+        due = _com_due(match, now, queue)
     elif (limit := turn_limit(match)) is not None:
         kind, due = FollowUpKind.TIMER, (match.turn_started_at or now) + timedelta(seconds=limit)
+        queue = followup_queue(match, kind)
     else:
         return None
     ahead = timedelta(seconds=settings.FOLLOWUP_PUBLISH_AHEAD_SECONDS)
@@ -153,16 +156,16 @@ def _followup(match: Match, state: State) -> FollowUp | None:
         match=match,
         version=match.version,
         kind=kind,
-        queue=followup_queue(match, kind),
+        queue=queue,
         due_at=due,
         next_attempt_at=retry,
     )
 
 
-def _com_due(match: Match, now: datetime) -> datetime:
+def _com_due(match: Match, now: datetime, queue: str) -> datetime:
     """When a COM's turn is due: ``COM_MOVE_DELAY_MS`` from now, or, once the COMs of the
     matches its creator made have taken ``COM_TURNS_PER_MINUTE`` turns this minute on the
-    match's queue, at the next minute (counted in the shared cache; with the cache away,
+    match's ``queue``, at the next minute (counted in the shared cache; with the cache away,
     not bounded). The queues are counted apart: COMs playing each other, which take their
     turns as fast as the workers go, never put off the COM a person of the account waits
     for."""
@@ -171,7 +174,6 @@ def _com_due(match: Match, now: datetime) -> datetime:
     if not limit or match.created_by_id is None:
         return due
     minute = int(now.timestamp() // 60)
-    queue = followup_queue(match, FollowUpKind.COM)
     key = f"com-turns:{match.created_by_id}:{queue}:{minute}"
     try:
         cache.add(key, 0, 120)

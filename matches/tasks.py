@@ -139,18 +139,22 @@ def sweep(older_than: float | None = None) -> list[tuple[str, int, str]]:
     return stalled
 
 
-def _first_lately(work: tuple[str, int, str], seconds: float) -> bool:
-    """Whether the backstop has not sent this work (match, version, kind) in the last
-    ``seconds``, marking it sent; with the cache away, yes (a copy does no harm)."""
-    if seconds <= 0:
-        return True
+def _first_in(key: str, seconds: float) -> bool:
+    """Whether ``key`` was not marked in the last ``seconds``, marking it; with the cache
+    away, yes (it is only a brake: a copy does no harm)."""
     try:
-        return bool(cache.add("sweep:{}:{}:{}".format(*work), 1, timeout=seconds))
+        return bool(cache.add(key, 1, timeout=seconds))
     except SoftTimeLimitExceeded:
         raise
-    except Exception as exc:  # the cache is only a brake
-        logger.warning("sweeper: the cache is away (%s); sending anyway", type(exc).__name__)
+    except Exception as exc:
+        logger.warning("the cache is away (%s): going on without it", type(exc).__name__)
         return True
+
+
+def _first_lately(work: tuple[str, int, str], seconds: float) -> bool:
+    """Whether the backstop has not sent this work (match, version, kind) in the last
+    ``seconds``, marking it sent."""
+    return seconds <= 0 or _first_in("sweep:{}:{}:{}".format(*work), seconds)
 
 
 def republish(match_id: object, version: int, kind: str) -> bool:
@@ -191,13 +195,8 @@ def turn_timer(match_id: str, expected_version: int) -> int:
 def first_run_lately(name: str, interval: float) -> bool:
     """Whether this run of the periodic task ``name`` is the first in most of ``interval``
     (marking it so): the copies beat queued while a busy queue held the first return at
-    once. With the cache away, yes (a sweep run twice does no harm)."""
-    try:
-        return bool(cache.add(f"periodic:{name}", 1, timeout=max(1.0, interval * 0.8)))
-    except SoftTimeLimitExceeded:
-        raise
-    except Exception:
-        return True
+    once."""
+    return _first_in(f"periodic:{name}", max(1.0, interval * 0.8))
 
 
 @shared_task(**{**TASK_OPTIONS, "acks_late": False})

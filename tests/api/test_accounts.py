@@ -125,6 +125,20 @@ def test_a_username_is_checked_as_it_is_stored(anon):
     assert anon.post("/api/accounts/register", body, format="json").status_code == 201
 
 
+def set_in_the_admin(user, password):
+    """A superuser sets ``user``'s password on the admin's password page."""
+    root = type(user).objects.create_superuser("root", password="pw-root-123")
+    admin = Client()
+    admin.force_login(root)
+    body = {"password1": password, "password2": password, "usable_password": "true"}
+    return admin.post(f"/admin/accounts/user/{user.pk}/password/", body)
+
+
+def log_in(username, password):
+    body = {"username": username, "password": password}
+    return APIClient().post("/api/auth/token", body, format="json")
+
+
 @pytest.fixture
 def legacy_pair(django_user_model):
     """Two accounts whose names shared a canonical form before usernames were unique in
@@ -148,22 +162,8 @@ def test_an_account_with_a_suffixed_canonical_name_can_still_be_saved_and_manage
     second.save()
     second.refresh_from_db()
     assert second.username_canonical == f"bob#{second.pk}"
-    root = django_user_model.objects.create_superuser("root", password="pw-root-123")
-    admin = Client()
-    admin.force_login(root)
-    changed = admin.post(
-        f"/admin/accounts/user/{second.pk}/password/",
-        {
-            "password1": "Another-pass-789",
-            "password2": "Another-pass-789",
-            "usable_password": "true",
-        },
-    )
-    assert changed.status_code == 302
-    logged_in = APIClient().post(
-        "/api/auth/token", {"username": "BOB", "password": "Another-pass-789"}, format="json"
-    )
-    assert logged_in.status_code == 200
+    assert set_in_the_admin(second, "Another-pass-789").status_code == 302
+    assert log_in("BOB", "Another-pass-789").status_code == 200
     second.refresh_from_db()
     second.validate_unique()  # its own name is not "taken" (the change form's check)
     # renamed, it takes the new name's canonical form, and a taken one is refused
@@ -179,31 +179,14 @@ def test_a_new_password_revokes_the_accounts_tokens(users, alice):
     """Changing a stolen account's password (an operator, in the admin) leaves the thief's
     token working no longer."""
     assert alice.get("/api/me").status_code == 200
-    root = users["staff"].__class__.objects.create_superuser("root", password="pw-root-123")
-    admin = Client()
-    admin.force_login(root)
-    changed = admin.post(
-        f"/admin/accounts/user/{users['alice'].pk}/password/",
-        {
-            "password1": "Another-pass-789",
-            "password2": "Another-pass-789",
-            "usable_password": "true",
-        },
-    )
-    assert changed.status_code == 302
+    assert set_in_the_admin(users["alice"], "Another-pass-789").status_code == 302
     assert_problem(alice.get("/api/me"), 401, "authentication_failed")
-    logged_in = APIClient().post(
-        "/api/auth/token", {"username": "alice", "password": "Another-pass-789"}, format="json"
-    )
-    assert logged_in.status_code == 200
+    assert log_in("alice", "Another-pass-789").status_code == 200
 
 
 def test_a_password_hash_upgrade_on_log_in_revokes_nothing(users, alice, monkeypatch):
     from django.contrib.auth.hashers import get_hasher
 
     monkeypatch.setattr(type(get_hasher()), "must_update", lambda self, encoded: True)
-    logged_in = APIClient().post(
-        "/api/auth/token", {"username": "alice", "password": "pw-alice-123"}, format="json"
-    )
-    assert logged_in.status_code == 200
+    assert log_in("alice", "pw-alice-123").status_code == 200
     assert alice.get("/api/me").status_code == 200  # the token another device holds

@@ -178,16 +178,13 @@ def test_registrations_are_throttled_by_address_with_a_token_too(anon, monkeypat
     tighten(monkeypatch, auth="3/min")
     client, answers = anon, []
     for n in range(5):
-        body = {"username": f"chain{n}", "password": "correct-horse-battery"}
-        answer = client.post("/api/accounts/register", body, format="json")
+        answer = register(client, f"chain{n}")
         answers.append(answer.status_code)
         if answer.status_code == 201:  # the next request with the account just made
             client = APIClient()
             client.credentials(HTTP_AUTHORIZATION=f"Token {answer.json()['token']}")
     assert answers == [201, 201, 201, 429, 429]
-    log_in_with_token = client.post(
-        "/api/auth/token", {"username": "chain0", "password": "wrong"}, format="json"
-    )
+    log_in_with_token = log_in(client, "chain0", "wrong")
     assert_problem(log_in_with_token, 429, "throttled")
 
 
@@ -404,11 +401,9 @@ def test_com_turns_of_a_com_only_match_go_to_the_background_queue(
 
 
 # --- 6. inputs that gave 500 -----------------------------------------------------------------
-def register(client, username):
+def register(client, username, password="correct-horse-battery"):
     return client.post(
-        "/api/accounts/register",
-        {"username": username, "password": "correct-horse-battery"},
-        format="json",
+        "/api/accounts/register", {"username": username, "password": password}, format="json"
     )
 
 
@@ -822,21 +817,12 @@ def test_one_address_makes_a_bounded_number_of_accounts_a_day(anon, users, monke
     """Every bound is one per account (matches, COM turns, waits): 20 new accounts a minute
     from one address, each with its own, multiplied them without end."""
     tighten(monkeypatch, registrations="3/day")
-    answers = [
-        anon.post(
-            "/api/accounts/register",
-            {"username": f"many{n}", "password": "correct-horse-battery"},
-            format="json",
-        )
-        for n in range(4)
-    ]
+    answers = [register(anon, f"many{n}") for n in range(4)]
     assert [a.status_code for a in answers] == [201, 201, 201, 429]
     assert_problem(answers[-1], 429, "throttled")
     assert int(answers[-1]["Retry-After"]) > 3600  # (a day's window)
     assert log_in(anon, "bob", "pw-bob-123").status_code == 200  # logging in is not refused
-    other = APIClient(REMOTE_ADDR="192.0.2.9")
-    body = {"username": "elsewhere", "password": "correct-horse-battery"}
-    assert other.post("/api/accounts/register", body, format="json").status_code == 201
+    assert register(APIClient(REMOTE_ADDR="192.0.2.9"), "elsewhere").status_code == 201
 
 
 def test_a_registration_refused_uses_none_of_the_addresss_new_accounts(anon, users, monkeypatch):
@@ -846,14 +832,13 @@ def test_a_registration_refused_uses_none_of_the_addresss_new_accounts(anon, use
     clock = [86400.0 * 100 + 3600]  # an hour into a day
     monkeypatch.setattr(SimpleRateThrottle, "timer", lambda self: clock[0])
 
-    def register(name, password="correct-horse-battery"):
-        body = {"username": name, "password": password}
-        return anon.post("/api/accounts/register", body, format="json").status_code
+    def made(name, password="correct-horse-battery"):
+        return register(anon, name, password).status_code
 
-    assert [register("alice"), register("newcomer", "123"), register("first")] == [400, 400, 201]
-    assert register("second") == 429  # the minute's rate (3): refused, and not counted
+    assert [made("alice"), made("newcomer", "123"), made("first")] == [400, 400, 201]
+    assert made("second") == 429  # the minute's rate (3): refused, and not counted
     clock[0] += 120  # two minutes on, the same day
-    assert [register("second"), register("third")] == [201, 429]  # two accounts made: the day's
+    assert [made("second"), made("third")] == [201, 429]  # two accounts made: the day's
 
 
 def test_logging_out_is_counted_per_account_not_per_address(users, monkeypatch):

@@ -931,15 +931,20 @@ scenarios.timerTicks = async () => {
   return { first, later: await timer() };
 };
 
-scenarios.holeOverNext = async () => {
-  // after a hole, both humans say they are ready; the other one did first (the match at
-  // 11 on the server, this page still at 10): with If-Match "10" that would be a 412
+/** Two humans after hole 1 (both to say they are ready: `next`), and hole 2 dealt (12). */
+function holeOverAndNext() {
   const over = {
     phase: "hole_over", players: ["human", "human"], seats_to_act: [0, 1], drawn: null, end_reason: "final_turns_done",
     grids: [["QH", "2C", "3D", "4S", "6D", "9H"], ["4C", "KS", "5H", "5D", "7C", "8C"]], hole_scores: [[30, 33]], totals: [30, 33], hole_finishers: [1],
     legal_actions: [{ type: "next" }],
   };
-  const dealt = golfFlips(12, { players: ["human", "human"], totals: [30, 33] });
+  return { over, dealt: golfFlips(12, { players: ["human", "human"], totals: [30, 33] }) };
+}
+
+scenarios.holeOverNext = async () => {
+  // after a hole, both humans say they are ready; the other one did first (the match at
+  // 11 on the server, this page still at 10): with If-Match "10" that would be a 412
+  const { over, dealt } = holeOverAndNext();
   const match = fakeMatch([golfView(10, over)]);
   const posts = [];
   const { page } = await open(async (method, path, query, sent) => {
@@ -963,12 +968,7 @@ scenarios.holeOverNext = async () => {
 scenarios.holeOverTooLate = async () => {
   // "Next hole" pressed as the pause ended on its own (its bound ran out, the server said
   // it for everyone): without If-Match the rules refuse it (422), as a stale move would be
-  const over = {
-    phase: "hole_over", players: ["human", "human"], seats_to_act: [0, 1], drawn: null, end_reason: "final_turns_done",
-    grids: [["QH", "2C", "3D", "4S", "6D", "9H"], ["4C", "KS", "5H", "5D", "7C", "8C"]], hole_scores: [[30, 33]], totals: [30, 33], hole_finishers: [1],
-    legal_actions: [{ type: "next" }],
-  };
-  const dealt = golfFlips(12, { players: ["human", "human"], totals: [30, 33] });
+  const { over, dealt } = holeOverAndNext();
   const match = fakeMatch([golfView(10, over), dealt]);
   let posted = false;
   const { page } = await open(async (method, path, query) => {
