@@ -4,12 +4,16 @@ when a session's account is suspended."""
 
 from __future__ import annotations
 
+from importlib import import_module
+from types import SimpleNamespace
 from typing import Any
 
-from django.contrib.auth import SESSION_KEY, get_user_model
+from django.conf import settings
+from django.contrib.auth import SESSION_KEY, get_user, get_user_model
 from drf_spectacular.authentication import SessionScheme as SpectacularSessionScheme
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
+from rest_framework.authtoken.models import Token
 
 from accounts.tokens import TokenCheck, check_token, remembered
 
@@ -96,6 +100,33 @@ def _session_of_suspended(request: Any) -> bool:
         return users.filter(pk=user_id, suspended_at__isnull=False, is_active=True).exists()
     except (ValueError, TypeError):
         return False
+
+
+def credential_of(request: Any) -> dict[str, Any]:
+    """What let ``request`` in, to be asked again later (:func:`still_admitted`): its
+    token, else its session, else (a test's forced log-in) its account alone."""
+    user_id = request.user.pk
+    if isinstance(request.auth, TokenCheck | Token):
+        return {"user": user_id, "token": request.auth.key}
+    session = getattr(request._request, "session", None)
+    key = session.session_key if session is not None else None
+    return {"user": user_id, "session": key} if key else {"user": user_id}
+
+
+def still_admitted(credential: dict[str, Any]) -> bool:
+    """Whether what let a request in (:func:`credential_of`) would let it in now: its token
+    not revoked, its session not logged out (nor its password changed since), and its
+    account active and not suspended. A query or two; for what outlives its request (a
+    stream)."""
+    user_id = credential["user"]
+    if "token" in credential:
+        return check_token(TokenCheck(credential["token"], user_id)) is None
+    if "session" in credential:
+        store = import_module(settings.SESSION_ENGINE).SessionStore(credential["session"])
+        # Django's own reading of a session (its auth hash, the backend's refusals)
+        return bool(get_user(SimpleNamespace(session=store)).pk == user_id)  # type: ignore[arg-type]
+    users = get_user_model()._default_manager
+    return bool(users.filter(pk=user_id, is_active=True, suspended_at__isnull=True).exists())
 
 
 class TokenCheckingMixin:

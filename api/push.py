@@ -17,7 +17,8 @@ blocking way, on their own thread: the same answers, more expensive.
 Limits: at most ``PUSH_MAX_PER_ACCOUNT`` waits, streams and exports of one account and
 ``PUSH_MAX_PER_PROCESS`` in all at once per process (beyond, ``429 too_many_waiters``
 with ``Retry-After``); a stream ends after ``PUSH_STREAM_MAX_SECONDS`` and the client
-resumes from its last event (``Last-Event-ID``); a stream of an ended match ends.
+resumes from its last event (``Last-Event-ID``); a stream of an ended match ends, and so
+does a stream whose reader is no longer let in (:class:`Readmission`).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from django.db import connection
 from django.http import HttpResponse
 from rest_framework.renderers import JSONRenderer
 
+from api.authentication import still_admitted
 from api.problems import (
     UNAVAILABLE_DETAIL,
     UNAVAILABLE_RETRY_SECONDS,
@@ -199,12 +201,32 @@ def too_many_waiters_body(exc: TooManyWaiters) -> dict[str, Any]:
     return problem_body(429, "too_many_waiters", "Too many waiting requests", str(exc))
 
 
+class Readmission:
+    """When a stream asks again whether what let it in still would (its token not revoked,
+    its session not logged out, its account not suspended): at most once a heartbeat,
+    before it reads on. A stream whose reader is no longer let in ends; the reader's
+    reconnection is then refused."""
+
+    def __init__(self) -> None:
+        self.next = time.monotonic() + settings.PUSH_HEARTBEAT_SECONDS
+
+    def due(self) -> bool:
+        now = time.monotonic()
+        if now < self.next:
+            return False
+        self.next = now + settings.PUSH_HEARTBEAT_SECONDS
+        return True
+
+
 # --- the blocking way (no router) -------------------------------------------------------------
 def blocking_stream(note: dict[str, Any]) -> Iterator[bytes]:
     """A stream served by a thread of its own (a WSGI server, tests)."""
     deadline = time.monotonic() + settings.PUSH_STREAM_MAX_SECONDS
     after = note["after"]
+    readmission = Readmission()
     while True:
+        if readmission.due() and not still_admitted(note["credential"]):
+            return
         page = events_page(note["match"], note["seat"], note["account"], after, 500)
         for event in page["events"]:
             yield event_chunk(event, note["media_type"])
@@ -411,7 +433,10 @@ class PushRouter:
             yield b"retry: 1000\n\n"  # how soon a browser reconnects
         deadline = time.monotonic() + settings.PUSH_STREAM_MAX_SECONDS
         after = note["after"]
+        readmission = Readmission()
         while True:
+            if readmission.due() and not await self._sync(still_admitted, note["credential"]):
+                return
             page = await self._page(note, after, 500)
             for event in page["events"]:
                 yield event_chunk(event, media_type)

@@ -36,7 +36,7 @@ from accounts.models import canonical_username
 from accounts.tokens import TokenCheck, remembered
 from api import push
 from api import serializers as s
-from api.authentication import TokenCheckingMixin, account_suspended
+from api.authentication import TokenCheckingMixin, account_suspended, credential_of
 from api.openapi import GAME_ALIASES, RULE_SHORTCUTS
 from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem
 from api.throttling import RegistrationRateThrottle, ScopedRateThrottle
@@ -957,6 +957,7 @@ def _push_note(request: Request, match: Match, kind: str, **what: Any) -> dict[s
         "match": str(match.id),
         "seat": selectors.seat_index_for(match, request.user),
         "account": request.user.pk,
+        "credential": credential_of(request),  # (a stream asks it again as it goes)
         **what,
     }
 

@@ -18,6 +18,7 @@ from urllib.parse import urlencode
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from django.db import connections
+from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from api import push
@@ -508,3 +509,53 @@ def test_an_export_cut_by_a_lost_database_does_not_end_as_if_whole(app, users, d
     reply, first, nothing_more = run(body)
     assert reply.status == 200 and first.startswith(b'{"seq":1')
     assert nothing_more  # no last chunk: the end of a whole answer never came
+
+
+def test_a_stream_ends_within_a_heartbeat_of_its_token_being_revoked(app, users, duel, settings):
+    match_id, tokens = duel
+    settings.PUSH_HEARTBEAT_SECONDS = 1
+
+    def revoke_then_flip() -> None:
+        Token.objects.filter(key=tokens["bob"]).delete()  # bob logs out
+        time.sleep(1.5)
+        flip(users, match_id, "alice", 0)
+
+    async def body() -> tuple[bytes, int]:
+        path = f"/api/matches/{match_id}/stream"
+        reply = await get(app, path, tokens["bob"], Accept="application/x-ndjson")
+        assert reply.status == 200
+        await sync_to_async(revoke_then_flip)()
+        sent = await reply.body(timeout=10)  # (it would run PUSH_STREAM_MAX_SECONDS)
+        again = await get(app, path, tokens["bob"], Accept="application/x-ndjson")
+        await again.body()
+        return sent, again.status
+
+    sent, status = run(body)
+    lines = [json.loads(line) for line in sent.decode().splitlines() if line]
+    assert [e["type"] for e in lines] == ["match_started", "hole_dealt", "seat_taken"]
+    assert status == 401
+
+
+@pytest.mark.parametrize("logged_out", [True, False])
+def test_a_sessions_stream_ends_once_it_logs_out_and_not_before(users, duel, settings, logged_out):
+    """(The blocking way, as without the router; the session asked again as the token is.)"""
+    match_id, _ = duel
+    settings.PUSH_HEARTBEAT_SECONDS = 1
+    settings.PUSH_STREAM_MAX_SECONDS = 4
+    client = Client()
+    client.force_login(users["bob"])
+    version = Match.objects.get(pk=match_id).version
+    stream = client.get(
+        f"/api/matches/{match_id}/stream", {"after": version}, HTTP_ACCEPT="application/x-ndjson"
+    )
+    assert stream.status_code == 200
+    if logged_out:
+        client.logout()
+    started = time.monotonic()
+    heartbeats = list(stream.streaming_content)
+    lasted = time.monotonic() - started
+    assert set(heartbeats) <= {b"\n"}
+    if logged_out:  # within two heartbeats, not the stream's four seconds
+        assert lasted < 2.5 and len(heartbeats) <= 2
+    else:
+        assert lasted > 3.5 and len(heartbeats) >= 3
