@@ -68,6 +68,7 @@ from matches.store import (
 logger = logging.getLogger(__name__)
 
 MATCH_OPTIONS = ("hints", "turn_timeout")
+COM_MINUTES_AHEAD = 5  # how far a COM turn past its account's rate may be put off
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,7 @@ def turn_limit(match: Match) -> int | None:
 
 def com_turns_not_late(before: datetime) -> QuerySet[FollowUp]:
     """The ids of the matches whose COM turn is due after ``before`` (one put off to the
-    next minute by ``COM_TURNS_PER_MINUTE``): a wait since the turn began is not a stall
+    later minute by ``COM_TURNS_PER_MINUTE``): a wait since the turn began is not a stall
     of theirs until their turn has been due that long."""
     return FollowUp.objects.filter(kind=FollowUpKind.COM, due_at__gt=before).values("match_id")
 
@@ -165,24 +166,30 @@ def _followup(match: Match, state: State) -> FollowUp | None:
 def _com_due(match: Match, now: datetime, queue: str) -> datetime:
     """When a COM's turn is due: ``COM_MOVE_DELAY_MS`` from now, or, once the COMs of the
     matches its creator made have taken ``COM_TURNS_PER_MINUTE`` turns this minute on the
-    match's ``queue``, at the next minute (counted in the shared cache; with the cache away,
-    not bounded). The queues are counted apart: COMs playing each other, which take their
-    turns as fast as the workers go, never put off the COM a person of the account waits
-    for."""
+    match's ``queue``, in the first minute after with room for it, counted there, and
+    spread over that minute as its turns come (the counts are in the shared cache; with the
+    cache away, turns are not bounded). The queues are counted apart: COMs playing each
+    other, which take their turns as fast as the workers go, never put off the COM a person
+    of the account waits for."""
     due = now + timedelta(milliseconds=settings.COM_MOVE_DELAY_MS)
     limit = settings.COM_TURNS_PER_MINUTE
     if not limit or match.created_by_id is None:
         return due
     minute = int(now.timestamp() // 60)
-    key = f"com-turns:{match.created_by_id}:{queue}:{minute}"
-    try:
-        cache.add(key, 0, 120)
-        taken = int(cache.incr(key))
-    except Exception:  # (the cache is only a brake)
-        return due
-    if taken <= limit:
-        return due
-    return max(due, datetime.fromtimestamp((minute + 1) * 60, tz=UTC))
+    # (an account has a COM turn waiting in each of its matches at most: few minutes ahead)
+    for ahead in range(COM_MINUTES_AHEAD):
+        key = f"com-turns:{match.created_by_id}:{queue}:{minute + ahead}"
+        try:
+            cache.add(key, 0, 60 * (ahead + 2))
+            taken = int(cache.incr(key))
+        except Exception:  # (the cache is only a brake)
+            return due
+        if taken <= limit:
+            if not ahead:
+                return due
+            start = (minute + ahead) * 60 + (taken - 1) * 60 / limit
+            return max(due, datetime.fromtimestamp(start, tz=UTC))
+    return max(due, datetime.fromtimestamp((minute + COM_MINUTES_AHEAD) * 60, tz=UTC))
 
 
 def followup_queue(match: Match, kind: str) -> str:

@@ -499,7 +499,7 @@ def test_a_task_out_of_time_stops_publishing(alice, monkeypatch):
         tasks.publish(followup)
 
 
-def test_an_accounts_com_turns_past_their_rate_wait_for_the_next_minute(
+def test_an_accounts_com_turns_past_their_rate_are_put_off_and_spread(
     alice, bob, settings, monkeypatch, django_capture_on_commit_callbacks
 ):
     """The workers' time one account's matches take was bounded only by its actions' rate
@@ -518,24 +518,29 @@ def test_an_accounts_com_turns_past_their_rate_wait_for_the_next_minute(
     coms = [{"type": "com", "level": "easy"}, {"type": "com", "level": "normal"}]
     with django_capture_on_commit_callbacks(execute=False):  # (the COMs' turns not run)
         watched = [match_create(creator=alice, seats=coms, spectate=True) for _ in range(3)]
-        made = [match_create(creator=alice, seats=seats) for _ in range(3)]
+        made = [match_create(creator=alice, seats=seats) for _ in range(5)]
         others = match_create(creator=bob, seats=seats)
     due = {f.match_id: f.due_at for f in FollowUp.objects.filter(kind=FollowUpKind.COM)}
     # COMs playing each other (the background queue) are counted apart: they put off
     # their own third turn, not the COMs alice plays against
     assert [due[m.id] for m in watched][2] > minute
-    # alice's first two COM turns are due now, her third at the next minute; bob's now
+    # alice's first two COM turns are due now, the next two spread over the next minute
+    # (counted in it), her fifth the minute after; bob's now
+    next_minute = minute.replace(second=0) + timedelta(minutes=1)
     assert [due[m.id] for m in made] == [
         minute,
         minute,
-        minute.replace(second=0) + timedelta(minutes=1),
+        next_minute,
+        next_minute + timedelta(seconds=30),
+        next_minute + timedelta(minutes=1),
     ]
     assert due[others.id] == minute
     # and a turn put off is no stall until it has been due as long as a stall
     monkeypatch.undo()
     now, stall = timezone.now(), timedelta(seconds=settings.COM_STALL_SECONDS + 5)
+    made, later = made[:3], made[3:]
     Match.objects.filter(pk__in=[m.id for m in [*made, others]]).update(turn_started_at=now - stall)
-    Match.objects.filter(pk__in=[m.id for m in watched]).update(turn_started_at=now)
+    Match.objects.filter(pk__in=[m.id for m in [*watched, *later]]).update(turn_started_at=now)
     FollowUp.objects.filter(kind=FollowUpKind.COM).update(due_at=now - stall)
     FollowUp.objects.filter(match_id=made[2].id).update(due_at=now + timedelta(seconds=50))
     late = {
