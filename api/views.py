@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import re
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +29,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
+from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
 from accounts import guard
@@ -123,7 +125,29 @@ class ChoiceParam:
         raise invalid_field(self.name, detail, f"one of {list(self.words)}")
 
 
-Param = IntParam | ChoiceParam
+@dataclass(frozen=True)
+class MatchIdParam:
+    """An optional query parameter naming a match by its id."""
+
+    name: str
+    description: str
+
+    def schema(self) -> OpenApiParameter:
+        return OpenApiParameter(self.name, OpenApiTypes.UUID, description=self.description)
+
+    def read(self, request: Request) -> uuid.UUID | None:
+        raw = request.query_params.get(self.name)
+        if raw is None:
+            return None
+        try:
+            return uuid.UUID(raw)
+        except ValueError:
+            raise invalid_field(
+                self.name, f"{self.name} must be a match's id", "a match id"
+            ) from None
+
+
+Param = IntParam | ChoiceParam | MatchIdParam
 
 
 class QueryChecked:
@@ -444,7 +468,17 @@ def _with_etag(response: Response, version: int) -> Response:
 
 
 class MatchPagination(PageNumberPagination):
-    """Page number and size read (and refused when malformed) by their declarations."""
+    """Page number and size read (and refused when malformed) by their declarations. In
+    the order of creation, the next page is the matches created before the last one shown
+    (``before``): matches made or gone from the list meanwhile move no other across a page
+    boundary, so none is repeated or skipped."""
+
+    def get_next_link(self) -> str | None:
+        request = self.request
+        if ORDER.read(request) != "created" or not self.page.has_next():
+            return super().get_next_link()
+        url = replace_query_param(request.build_absolute_uri(), BEFORE.name, self.page[-1].id)
+        return remove_query_param(url, self.page_query_param)
 
     def get_page_size(self, request: Request) -> int:
         return PAGE_SIZE.read(request)
@@ -474,7 +508,24 @@ ORDER = ChoiceParam(
 )
 
 
-LIST_QUERY = (MINE, ALL, GAME, STATUS, PRESET, AWAITING, JOINABLE, ORDER, PAGE, PAGE_SIZE)
+BEFORE = MatchIdParam(
+    "before",
+    "with `order=created`: only the matches created before this one (the `next` link pages "
+    "so, and no match is repeated or skipped however the list changes meanwhile)",
+)
+LIST_QUERY = (
+    MINE,
+    ALL,
+    GAME,
+    STATUS,
+    PRESET,
+    AWAITING,
+    JOINABLE,
+    ORDER,
+    BEFORE,
+    PAGE,
+    PAGE_SIZE,
+)
 
 
 class MatchListView(QueryChecked, APIView):
@@ -510,6 +561,16 @@ class MatchListView(QueryChecked, APIView):
         if joinable and (everyone or MINE.read(request) == "true" or AWAITING.read(request)):
             detail = "joinable=true lists matches you do not sit in: not with mine, awaiting or all"
             raise invalid_field("joinable", detail, "not with mine, awaiting or all")
+        by_creation = ORDER.read(request) == "created"
+        before = BEFORE.read(request)
+        if before is not None and not by_creation:
+            detail = "before pages the list in the order of creation: with order=created only"
+            raise invalid_field("before", detail, "with order=created")
+        created_before = None
+        if before is not None:
+            created_before = selectors.creation_mark(before)
+            if created_before is None:
+                raise invalid_field("before", "before names no match", "a match id")
         queryset = selectors.matches_for(
             request.user,
             mine=MINE.read(request) == "true",
@@ -519,7 +580,8 @@ class MatchListView(QueryChecked, APIView):
             preset=PRESET.read(request),
             awaiting_me=AWAITING.read(request) == "me",
             joinable=joinable,
-            by_creation=ORDER.read(request) == "created",
+            by_creation=by_creation,
+            created_before=created_before,
         )
         paginator = MatchPagination()
         page = paginator.paginate_queryset(queryset, request, view=self)

@@ -6,8 +6,9 @@ game's view or event redaction (``game.view``, ``game.redact``) for that caller'
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -233,12 +234,14 @@ def matches_for(
     awaiting_me: bool = False,
     joinable: bool = False,
     by_creation: bool = False,
+    created_before: tuple[datetime, uuid.UUID] | None = None,
 ) -> QuerySet[Match]:
     """The matches ``user`` sits in or made, and, unless ``mine``, the open lobbies (matches waiting
     for players with a seat free); with ``joinable`` only the lobbies ``user`` does not
     sit in; with ``everyone`` (staff only) every match. Latest activity first, or with
-    ``by_creation`` newest first (an order no move changes, so pages neither repeat nor
-    skip a match)."""
+    ``by_creation`` newest first (an order no move changes), then only those after
+    ``created_before`` in that order (:func:`creation_mark`: the keyset of a page's last
+    match, so that pages neither repeat nor skip a match)."""
     # every condition on seats is a subquery: no join multiplies the rows, so the page
     # needs no DISTINCT over every column (the snapshot's among them)
     queryset = Match.objects.all().prefetch_related("seats__user")
@@ -266,4 +269,13 @@ def matches_for(
         queryset = queryset.filter(status=status)
     if preset:
         queryset = queryset.filter(preset=preset)
+    if created_before is not None:
+        at, match_id = created_before
+        queryset = queryset.filter(Q(created_at__lt=at) | Q(created_at=at, id__gt=match_id))
     return queryset.order_by("-created_at" if by_creation else "-updated_at", "id")
+
+
+def creation_mark(match_id: uuid.UUID) -> tuple[datetime, uuid.UUID] | None:
+    """Where a match stands in the order of creation (``None``: there is no such match)."""
+    created = Match.objects.filter(pk=match_id).values_list("created_at", flat=True).first()
+    return None if created is None else (created, match_id)

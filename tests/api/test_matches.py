@@ -1,3 +1,5 @@
+import uuid
+
 import pytest
 
 from tests.api.conftest import assert_problem
@@ -166,6 +168,33 @@ def test_paging_by_creation_neither_repeats_nor_skips_a_match_that_moves(alice, 
 
     assert page_through("created") == made[::-1]  # by activity, the one joined comes twice
     assert_problem(alice.get("/api/matches", {"order": "oldest"}), 400, "validation_error")
+
+
+def test_the_next_link_in_order_of_creation_holds_its_place_as_the_list_changes(alice, bob):
+    """Pages by number shift under a reader as matches are made (one repeated) or leave the
+    list (one skipped); the ``next`` link of ``order=created`` names the last match shown."""
+    lobby = [{"type": "me"}, {"type": "open"}]
+    made = [create(alice, seats=lobby).json()["id"] for _ in range(5)][::-1]  # newest first
+    query = {"order": "created", "status": "waiting", "page_size": 2}
+    first = alice.get("/api/matches", query).json()
+    assert [m["id"] for m in first["results"]] == made[:2] and first["count"] == 5
+    create(alice, seats=lobby)  # a new match at the top
+    bob.post(f"/api/matches/{made[1]}/join", {}, format="json")  # one shown leaves the list
+    seen = [m["id"] for m in first["results"]]
+    link = first["next"]
+    while link:
+        body = alice.get(link).json()
+        seen += [m["id"] for m in body["results"]]
+        link = body["next"]
+    assert seen == made and "before=" in first["next"] and "page=" not in first["next"]
+    # before is of order=created only, and names a match
+    for bad in (
+        {"before": made[0]},
+        {"order": "created", "before": "nope"},
+        {"order": "created", "before": str(uuid.uuid4())},
+    ):
+        problem = assert_problem(alice.get("/api/matches", bad), 400, "validation_error")
+        assert "before" in problem["errors"]
 
 
 def test_a_match_made_to_watch_is_among_ones_own(alice, bob):
