@@ -55,6 +55,8 @@ NOTE_HEADER = "X-Golf-Push-Note"  # private: between the views and the router on
 SSE = "text/event-stream"
 NDJSON = "application/x-ndjson"
 HEARTBEAT = {SSE: b": keep-alive\n\n", NDJSON: b"\n"}
+RECONNECT = b"retry: 1000\n\n"  # an event stream's first line: how soon a browser reconnects
+STREAM_HEADERS = {"X-Accel-Buffering": "no"}  # (nginx sends each event as it comes)
 EXPORT_PAGE = 500  # events an export reads, and sends, at a time
 UNAVAILABLE = problem_body(503, "service_unavailable", "Service unavailable", UNAVAILABLE_DETAIL)
 T = TypeVar("T")
@@ -224,6 +226,8 @@ def blocking_stream(note: dict[str, Any]) -> Iterator[bytes]:
     deadline = time.monotonic() + settings.PUSH_STREAM_MAX_SECONDS
     after = note["after"]
     readmission = Readmission()
+    if note["media_type"] == SSE:
+        yield RECONNECT
     while True:
         if readmission.due() and not still_admitted(note["credential"]):
             return
@@ -391,7 +395,7 @@ class PushRouter:
                 "headers": [
                     *headers,
                     (b"content-type", _media_type(note).encode()),
-                    (b"x-accel-buffering", b"no"),
+                    *((k.lower().encode(), v.encode()) for k, v in STREAM_HEADERS.items()),
                 ],
             }
         )
@@ -430,7 +434,7 @@ class PushRouter:
     async def _chunks(self, note: dict[str, Any]) -> AsyncIterator[bytes]:
         media_type = note["media_type"]
         if media_type == SSE:
-            yield b"retry: 1000\n\n"  # how soon a browser reconnects
+            yield RECONNECT
         deadline = time.monotonic() + settings.PUSH_STREAM_MAX_SECONDS
         after = note["after"]
         readmission = Readmission()

@@ -1150,7 +1150,9 @@ class StreamView(OptionsInJSON, QueryChecked, APIView):
             return push.note_response(note)
         chunks = _held(request, push.blocking_stream(note))
         # Cache-Control: private, no-cache, as every API answer (api/middleware.py)
-        return StreamingHttpResponse(chunks, content_type=f"{media_type}; charset=utf-8")
+        return StreamingHttpResponse(
+            chunks, content_type=f"{media_type}; charset=utf-8", headers=push.STREAM_HEADERS
+        )
 
 
 class StateView(QueryChecked, APIView):

@@ -559,3 +559,20 @@ def test_a_sessions_stream_ends_once_it_logs_out_and_not_before(users, duel, set
         assert lasted < 2.5 and len(heartbeats) <= 2
     else:
         assert lasted > 3.5 and len(heartbeats) >= 3
+
+
+def test_a_stream_begins_the_same_with_the_router_or_without(app, users, duel, settings):
+    match_id, tokens = duel
+    settings.PUSH_STREAM_MAX_SECONDS = 0  # what there is, then the end
+    path = f"/api/matches/{match_id}/stream"
+
+    async def routed() -> tuple[dict[str, str], bytes]:
+        reply = await get(app, path, tokens["bob"])
+        return reply.headers, await reply.body()
+
+    headers, body = run(routed)
+    client = Client(HTTP_AUTHORIZATION=f"Token {tokens['bob']}")
+    blocking = client.get(path)
+    assert body == b"".join(blocking.streaming_content)
+    assert body.startswith(b"retry: 1000\n\nid: 1\n")
+    assert headers["x-accel-buffering"] == blocking.headers["X-Accel-Buffering"] == "no"
