@@ -272,7 +272,11 @@ def split_seat_requests(
         if level_schema is not None:
             properties["level"] = {
                 **copy.deepcopy(level_schema),
-                "description": "a COM's level, one of its game's (GET /api/games: com_levels)",
+                "description": (
+                    "a COM's level: one of its game's levels or their other names (GET "
+                    "/api/games: com_levels, com_level_aliases). The enum lists every game's; "
+                    "a level of another game only is a 400 validation_error"
+                ),
             }
         components[name] = {
             "type": "object",
