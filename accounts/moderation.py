@@ -22,7 +22,7 @@ from accounts.tokens import remembered, token_digest
 from cards.protocol import HUMAN
 from matches import errors as match_errors
 from matches.models import ENDED_STATUSES, MatchEvent, Seat
-from matches.services import match_abort, seat_to_com
+from matches.services import seat_to_com, staff_abort
 
 ABORT_REASON = "aborted by staff"  # in the match log, which players read: never the reason
 
@@ -112,7 +112,7 @@ def account_suspend(*, user: User, by: User, reason: str, running: str) -> Suspe
             continue  # made to watch: no seat of the account's to hand over; it plays on
         try:
             if running == RunningMatches.ABORT:
-                match_abort(match_id=match_id, user=by, reason=ABORT_REASON)
+                staff_abort(match_id=match_id, by=by, reason=ABORT_REASON)
             else:
                 with transaction.atomic():  # one match: its seats handed over together
                     for seat in seats:

@@ -703,8 +703,8 @@ class AbortView(QueryChecked, APIView):
     @extend_schema(
         tags=["matches"],
         summary=(
-            "Abort a match (staff, or its creator while it waits for players or no one else "
-            "has joined)"
+            "Abort a match (an operator with the admin's abort permission, or its creator "
+            "while it waits for players or no one else has joined)"
         ),
         request=s.AbortSerializer,
         responses={200: s.MatchDetailSerializer, **problems(400, 401, 403, 404, 409)},

@@ -430,8 +430,7 @@ class MatchAdmin(
                 match_abort(match_id=match.pk, user=request.user, reason="aborted in admin")
             except errors.ServiceError as exc:
                 self.message_user(request, f"{match.pk}: {exc.detail}", messages.WARNING)
-            else:
-                self.log_change(request, match, "Aborted the match (aborted in admin)")
+            else:  # (the admin log has it: matches.services.match_abort)
                 self.message_user(request, f"{match.pk}: aborted", messages.SUCCESS)
 
 

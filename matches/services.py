@@ -25,6 +25,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.cache import cache
@@ -912,11 +913,16 @@ def timed_out_turn(*, match_id: object, expected_version: int) -> int:
     return moves
 
 
+ABORT_PERMISSION = "golf.abort_match"
+
+
 def may_abort(match: Match, user: AbstractBaseUser) -> bool:
-    """Staff may abort any match; its creator one that no other person has joined, or that
-    is still waiting for players (those who joined would otherwise hold it, and its place
-    among the creator's unfinished matches, for good: a lobby is not left)."""
-    if getattr(user, "is_staff", False):
+    """An operator with the abort permission may abort any match (being staff is not
+    enough: the admin's permissions say who may); its creator one that no other person
+    has joined, or that is still waiting for players (those who joined would otherwise
+    hold it, and its place among the creator's unfinished matches, for good: a lobby is
+    not left)."""
+    if _operator(user):
         return True
     others = [uid for uid in match.seat_users if uid is not None and uid != user.pk]
     waiting = match.status == MatchStatus.WAITING
@@ -941,24 +947,54 @@ def idle_expire(*, match_id: object, idle: timedelta) -> bool:
     return True
 
 
+def _operator(user: AbstractBaseUser) -> bool:
+    """Whether ``user`` aborts as an operator (staff with the abort permission)."""
+    return bool(getattr(user, "is_staff", False) and user.has_perm(ABORT_PERMISSION))
+
+
 @transaction.atomic
 def match_abort(*, match_id: object, user: AbstractBaseUser, reason: str = "") -> Match:
-    """Stop a match (staff, or its creator while it waits for players or no one else has
-    joined); the seed is revealed."""
+    """Stop a match (an operator with the abort permission, or its creator while it waits
+    for players or no one else has joined); the seed is revealed. An operator's abort is
+    the event's actor ``staff:<id>``, and is written to the admin log too."""
     match = _lock(match_id)
     if not may_abort(match, user):
         raise errors.PermissionDenied(
-            "only staff, or the creator of a match that is waiting for players or that no one "
-            "else has joined, may abort it"
+            "only operators with the abort permission, or the creator of a match that is "
+            "waiting for players or that no one else has joined, may abort it"
         )
+    return _abort(match, user, reason, by_operator=_operator(user))
+
+
+def staff_abort(*, match_id: object, by: AbstractBaseUser, reason: str) -> Match:
+    """An operator's abort on an authority the caller has checked (a suspension's:
+    ``accounts.moderation``), the event's actor ``staff:<id>``."""
+    with transaction.atomic():
+        return _abort(_lock(match_id), by, reason, by_operator=True)
+
+
+def _abort(match: Match, user: AbstractBaseUser, reason: str, *, by_operator: bool) -> Match:
     if match.ended:
         raise errors.MatchNotActive("the match has already ended")
     state = load_state(match)
-    staff = getattr(user, "is_staff", False)
-    reason = reason or ("aborted by staff" if staff else "aborted by creator")
+    reason = reason or ("aborted by staff" if by_operator else "aborted by creator")
     events = game_of(match).abort(state, reason)
-    _commit_events(match, state, events, actor=f"{'staff' if staff else 'user'}:{user.pk}")
+    actor = f"{'staff' if by_operator else 'user'}:{user.pk}"
+    _commit_events(match, state, events, actor=actor)
+    if by_operator:
+        log_operator_change(user, match, f"Aborted the match ({reason})")
     return match
+
+
+def log_operator_change(user: AbstractBaseUser, match: Match, message: str) -> None:
+    """Write what an operator did to ``match`` to the admin log, under their name."""
+    LogEntry.objects.log_actions(
+        user_id=user.pk,
+        queryset=[match],
+        action_flag=CHANGE,
+        change_message=message,
+        single_object=True,
+    )
 
 
 @transaction.atomic

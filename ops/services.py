@@ -5,11 +5,10 @@ from __future__ import annotations
 import enum
 import uuid
 
-from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.auth.base_user import AbstractBaseUser
 
 from matches.models import FollowUpKind, Match, MatchStatus, SeatKind
-from matches.services import turn_limit
+from matches.services import log_operator_change, turn_limit
 from matches.tasks import republish
 
 
@@ -38,11 +37,7 @@ def match_reenqueue(*, match_id: uuid.UUID, user: AbstractBaseUser) -> Reenqueue
     if not republish(match.id, match.version, kind):
         return Reenqueued.BROKER_AWAY
     what = "COM turn" if kind == FollowUpKind.COM else "turn timer"
-    LogEntry.objects.log_actions(
-        user_id=user.pk,
-        queryset=[match],
-        action_flag=CHANGE,
-        change_message=f"Re-enqueued the {what} at version {match.version} (dashboard)",
-        single_object=True,
+    log_operator_change(
+        user, match, f"Re-enqueued the {what} at version {match.version} (dashboard)"
     )
     return Reenqueued(kind)

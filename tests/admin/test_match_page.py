@@ -22,6 +22,7 @@ from matches.models import Match, MatchEvent, MatchStatus
 from matches.selectors import audit_record, match_view
 from matches.services import match_abort, match_act, match_create, match_join
 from matches.store import state_at
+from tests.operators import operator
 
 pytestmark = pytest.mark.django_db
 
@@ -89,7 +90,7 @@ def played(
 
 def end(match: Match, django_user_model) -> None:
     """Ends ``match``: aborted by staff (which reveals the seed, as any end does)."""
-    ops = django_user_model.objects.create_user("ops", password="pw-ops-12345", is_staff=True)
+    ops = operator(django_user_model, "ops")
     match_abort(match_id=match.id, user=ops, reason="test over")
     match.refresh_from_db()
     assert match.ended

@@ -4,6 +4,8 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from tests.operators import operator
+
 
 def client_for(user) -> APIClient:
     client = APIClient()
@@ -20,6 +22,7 @@ def users(django_user_model):
         "bob": make("bob", password="pw-bob-123"),
         "carol": make("carol", password="pw-carol-123"),
         "staff": make("sam", password="pw-sam-123", is_staff=True),
+        "operator": operator(django_user_model),  # (staff who may abort a match)
     }
 
 
@@ -41,6 +44,12 @@ def carol(users):
 @pytest.fixture
 def staff(users):
     return client_for(users["staff"])
+
+
+@pytest.fixture
+def ops(users):
+    """An operator's client: staff who may abort a match."""
+    return client_for(users["operator"])
 
 
 @pytest.fixture

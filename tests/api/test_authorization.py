@@ -10,7 +10,7 @@ import pytest
 from tests.api.conftest import client_for
 
 TABLE = Path(__file__).resolve().parents[2] / "docs" / "security.md"
-ROLES = ["anonymous", "stranger", "waiting", "acting", "staff"]
+ROLES = ["anonymous", "stranger", "waiting", "acting", "staff", "operator"]
 
 
 def documented() -> list[tuple[str, str, str, int]]:
@@ -27,6 +27,8 @@ def documented() -> list[tuple[str, str, str, int]]:
 
 
 CELLS = documented()
+
+
 BODIES = {
     "/api/matches": {"seats": [{"type": "me"}, {"type": "com", "level": "normal"}]},
     "/api/matches/{id}/actions": {"type": "draw"},
@@ -35,12 +37,12 @@ BODIES = {
 
 def test_the_table_covers_every_endpoint():
     paths = {path for _, path, _, _ in CELLS}
-    assert len(CELLS) == 15 * 5 and "/api/matches/{id}/actions" in paths
+    assert len(CELLS) == 15 * len(ROLES) and "/api/matches/{id}/actions" in paths
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(("method", "path", "role", "status"), CELLS)
-def test_documented_status(method, path, role, status, users, anon, alice, bob):
+def test_documented_status(method, path, role, status, users, anon, alice, bob, django_user_model):
     match_id = alice.post(
         "/api/matches", {"seats": [{"type": "me"}, {"type": "open"}]}, format="json"
     ).json()["id"]
@@ -58,6 +60,7 @@ def test_documented_status(method, path, role, status, users, anon, alice, bob):
         "waiting": bob,
         "acting": alice,
         "staff": client_for(users["staff"]),
+        "operator": client_for(users["operator"]),
     }
     url = path.replace("{id}", match_id).replace("{version}", "2")
     body = BODIES.get(path, {})

@@ -626,8 +626,8 @@ def test_bearer_tokens_are_accepted_as_well(users):
     assert client.get("/api/me").json()["username"] == "alice"
 
 
-def test_a_hint_on_an_ended_match_says_it_has_ended(alice, staff, duel):
-    assert staff.post(f"/api/matches/{duel}/abort", {}, format="json").status_code == 200
+def test_a_hint_on_an_ended_match_says_it_has_ended(alice, ops, duel):
+    assert ops.post(f"/api/matches/{duel}/abort", {}, format="json").status_code == 200
     assert_problem(alice.get(f"/api/matches/{duel}/hint"), 409, "match_not_active")
 
 
@@ -676,7 +676,7 @@ def test_action_response_examples_are_not_request_bodies(alice):
         assert {"version", "events", "view"} <= set(example["value"])
 
 
-def test_staff_see_no_hidden_card_or_seed_in_the_admin_until_the_match_ends(users, duel, staff):
+def test_staff_see_no_hidden_card_or_seed_in_the_admin_until_the_match_ends(users, duel, ops):
     admin = Client()
     admin.force_login(users["staff"])
     match = Match.objects.get(pk=duel)
@@ -688,7 +688,7 @@ def test_staff_see_no_hidden_card_or_seed_in_the_admin_until_the_match_ends(user
 
     assert seed not in page(started)
     assert "&quot;stock&quot;: null" in page(dealt)
-    assert staff.post(f"/api/matches/{duel}/abort", {}, format="json").status_code == 200
+    assert ops.post(f"/api/matches/{duel}/abort", {}, format="json").status_code == 200
     assert seed in page(started)
     assert f"&quot;{dealt.payload['stock'][0]}&quot;" in page(dealt)
 
@@ -790,16 +790,14 @@ def test_a_session_plays_as_a_token_does(users, bob):
     assert joined.status_code == 200 and joined.json()["your_seat"] == 1
 
 
-def test_a_stream_from_far_behind_counts_as_a_read_of_the_whole_log(
-    alice, staff, duel, monkeypatch
-):
+def test_a_stream_from_far_behind_counts_as_a_read_of_the_whole_log(alice, ops, duel, monkeypatch):
     """A stream from `after=0` sends a whole log, as an export does, but was bounded only
     by the general rate: a whole log as often as every request."""
     from api import push
 
     tighten(monkeypatch, exports="2/min")
     monkeypatch.setattr(push, "EXPORT_PAGE", 2)  # (a page, here: "far behind" is 3 events)
-    assert staff.post(f"/api/matches/{duel}/abort", {}, format="json").status_code == 200
+    assert ops.post(f"/api/matches/{duel}/abort", {}, format="json").status_code == 200
     version = alice.get(f"/api/matches/{duel}").json()["version"]
 
     def stream(after):

@@ -280,14 +280,21 @@ def test_join(alice, bob, carol):
     )
 
 
-def test_abort_is_for_staff(alice, staff, duel):
-    assert_problem(
-        alice.post(f"/api/matches/{duel}/abort", {}, format="json"), 403, "permission_denied"
-    )
-    response = staff.post(f"/api/matches/{duel}/abort", {"reason": "test"}, format="json")
+def test_abort_is_for_operators_with_its_permission(alice, staff, ops, users, duel):
+    """Being staff is not enough (an operator's account without the admin's abort
+    permission aborted any match, and so revealed its seed); the abort is in the admin log."""
+    from django.contrib.admin.models import LogEntry
+
+    for refused in (alice, staff):
+        assert_problem(
+            refused.post(f"/api/matches/{duel}/abort", {}, format="json"), 403, "permission_denied"
+        )
+    response = ops.post(f"/api/matches/{duel}/abort", {"reason": "test"}, format="json")
     assert response.status_code == 200
     body = response.json()
     assert body["status"] == "aborted" and len(body["seed"]) == 64
+    logged = LogEntry.objects.get(object_id=duel)
+    assert logged.user == users["operator"] and logged.change_message == "Aborted the match (test)"
     assert_problem(
-        staff.post(f"/api/matches/{duel}/abort", {}, format="json"), 409, "match_not_active"
+        ops.post(f"/api/matches/{duel}/abort", {}, format="json"), 409, "match_not_active"
     )

@@ -258,7 +258,7 @@ def test_waiters_are_released_when_the_match_is_aborted(app, users, duel):
         )
         await asyncio.sleep(0.3)
         started = time.monotonic()
-        await sync_to_async(services.match_abort)(match_id=match_id, user=users["staff"])
+        await sync_to_async(services.match_abort)(match_id=match_id, user=users["operator"])
         page = json.loads(await (await poll).body())
         streamed = await stream.body()
         return time.monotonic() - started, page, streamed
@@ -271,7 +271,7 @@ def test_waiters_are_released_when_the_match_is_aborted(app, users, duel):
 
 def test_a_stream_of_an_ended_match_with_nothing_new_answers_204(app, users, duel):
     match_id, tokens = duel
-    services.match_abort(match_id=match_id, user=users["staff"])
+    services.match_abort(match_id=match_id, user=users["operator"])
     version = Match.objects.get(pk=match_id).version
 
     async def body() -> int:

@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 
 from matches.services import match_create
+from tests.operators import operator
 
 
 @pytest.fixture
@@ -22,7 +23,8 @@ def carol(django_user_model):
 
 @pytest.fixture
 def staff(django_user_model):
-    return django_user_model.objects.create_user("sam", password="pw-sam-123", is_staff=True)
+    """An operator: staff who may abort a match."""
+    return operator(django_user_model, "sam")
 
 
 @pytest.fixture
