@@ -68,6 +68,14 @@ class SuspensionInline(admin.TabularInline):
     readonly_fields = fields
     verbose_name_plural = "suspensions"
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Suspension]:
+        return super().get_queryset(request).select_related("user", "created_by", "lifted_by")
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """Whoever may read the account, or suspend it, reads its suspensions."""
+        user = request.user
+        return user.has_perm("accounts.view_user") or user.has_perm("accounts.suspend_user")
+
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import traceback
 from typing import Any
 
@@ -83,6 +84,11 @@ class ReadOnlyMixin:
         return False
 
 
+#: The lookups the admin's filters of a field make (a date's hierarchy: its parts).
+FILTERS_LOOKUPS = frozenset({"", "exact", "isnull", "in", "gte", "lt"})
+DATE_PARTS = frozenset({"year", "month", "day"})
+
+
 class FilterLookupsOnly:
     """The admin lets a list be filtered by the query string (``?payload__icontains=QS``),
     by any field and by one step into a relation and its key (``?auth_token__key__startswith=``
@@ -97,9 +103,9 @@ class FilterLookupsOnly:
     def lookup_allowed(self, lookup: str, value: str, request: HttpRequest) -> bool:
         if "\x00" in str(value):  # no text field holds one; the database refuses it
             return False
-        return lookup in self.extra_lookups or self._a_filters_lookup(lookup, request)
+        return lookup in self.extra_lookups or self._a_filters_lookup(lookup, value, request)
 
-    def _a_filters_lookup(self, lookup: str, request: HttpRequest) -> bool:
+    def _a_filters_lookup(self, lookup: str, value: str, request: HttpRequest) -> bool:
         admin_: Any = self
         hierarchy = admin_.date_hierarchy
         for item in (*admin_.get_list_filter(request), *([hierarchy] if hierarchy else [])):
@@ -114,7 +120,9 @@ class FilterLookupsOnly:
             field = get_fields_from_path(admin_.model, path)[-1]
             if field.is_relation:  # as its filter asks: by the related row's key, or none
                 return rest in {f"{field.target_field.name}__exact", "isnull"}
-            return "__" not in rest  # one lookup on the field itself, no step further
+            if rest in DATE_PARTS:  # (a year of 30 digits overflowed the hierarchy's date)
+                return bool(re.fullmatch(r"[0-9]{1,4}", str(value)))
+            return rest in FILTERS_LOOKUPS  # one the filters make (no regex to fail on)
         return False
 
 
@@ -185,7 +193,7 @@ class EventTypeFilter(RegistryFilter):
         return event_types()
 
 
-class SeatInline(ReadOnlyMixin, admin.TabularInline):
+class SeatInline(StaffMayRead, ReadOnlyMixin, admin.TabularInline):
     model = Seat
     fields = ("index", "kind", "user", "com_level", "handed_from", "to_act", "joined_at")
     readonly_fields = fields
@@ -307,8 +315,26 @@ class MatchAdmin(
         version = max(1, min(version, match.version))
         game = game_of(match)
         rows = load_events(match, upto=version)  # read once: the replay and the log beside it
-        try:
+        try:  # the replay, and what is drawn of it (a log that replays may still not draw)
             state = game.replay(to_event(row, game) for row in rows)
+            view = game.view(state, None)
+            drawn = {
+                "summary": game.summary(state),
+                "view": view,
+                "view_json": json.dumps(view, indent=2),
+                "seats": by_seat(view, _seat_names(match, len(game.players(state)))),
+                "whole_state": json.dumps(game.state_to_json(state), indent=2) if audit else None,
+            }
+            rows = rows[-EVENT_LOG_LIMIT:]
+            events = [
+                {
+                    "row": row,
+                    "data": json.dumps(
+                        shown_payload(row, match, whole=audit), separators=(", ", ": ")
+                    ),
+                }
+                for row in rows
+            ]
         except UNREADABLE_LOG as exc:  # a log changed behind the store's back: say so
             # (or a fault of the replay itself: the trace is logged, its text is not, as it
             # may name a hidden card)
@@ -329,15 +355,6 @@ class MatchAdmin(
             }
             template = "admin/golf/match/unreplayable.html"
             return TemplateResponse(request, template, context, status=200 if report else 409)
-        view = game.view(state, None)
-        rows = rows[-EVENT_LOG_LIMIT:]
-        events = [
-            {
-                "row": row,
-                "data": json.dumps(shown_payload(row, match, whole=audit), separators=(", ", ": ")),
-            }
-            for row in rows
-        ]
         board = select_template(
             [f"admin/golf/match/board_{match.game}.html", "admin/golf/match/board_any.html"]
         )
@@ -348,15 +365,11 @@ class MatchAdmin(
             "previous": version - 1 if version > 1 else None,
             "next": version + 1 if version < match.version else None,
             "round_name": game.info.round_name,
-            "summary": game.summary(state),
-            "view": view,
-            "view_json": json.dumps(view, indent=2),
-            "seats": by_seat(view, _seat_names(match, len(game.players(state)))),
+            **drawn,
             "board_template": board.template.name,
             "events": events,
             "events_from": rows[0].seq if rows else 0,
             "audit": audit,
-            "whole_state": json.dumps(game.state_to_json(state), indent=2) if audit else None,
             "report": report,
             "report_lines": report_lines(report, match) if report else [],
         }
@@ -470,10 +483,30 @@ class MatchEventAdmin(FilterLookupsOnly, StaffMayRead, ReadOnlyMixin, admin.Mode
     list_display = ("match", "seq", "type", "actor", "created_at")
     list_filter = (EventTypeFilter,)
     search_fields = ("=match__id",)
-    show_full_result_count = False  # a count of every event of every match, on every load
+    show_full_result_count = False  # (a count of every event of every match)
     fields = ("match", "seq", "type", "version", "actor", "created_at", "hash", "payload_pretty")
     readonly_fields = (*fields, "payload_whole")
     list_select_related = ("match",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[MatchEvent]:
+        # a row's match without its whole state (once per row, a page of one match's)
+        return super().get_queryset(request).defer("match__snapshot")
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[MatchEvent], search_term: str
+    ) -> tuple[QuerySet[MatchEvent], bool]:
+        """The events of one match (its page's link, or its id searched for): the list of
+        every match's events would count and sort the whole log, which grows without end,
+        on every load."""
+        if not search_term and "match__id__exact" not in request.GET:
+            return queryset.none(), False
+        return super().get_search_results(request, queryset, search_term)
+
+    def changelist_view(self, request: HttpRequest, extra_context: Any = None) -> HttpResponse:
+        if not request.GET.get("q") and "match__id__exact" not in request.GET:
+            message = "The events of one match: search for its id, or open them from its page."
+            self.message_user(request, message, messages.INFO)
+        return super().changelist_view(request, extra_context)
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         """The stored payload only in the post-match audit (ended, permitted, asked for);

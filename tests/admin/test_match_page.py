@@ -426,6 +426,49 @@ def test_a_filter_holding_a_nul_is_a_400(admin_client, changelist, lookup):
     assert response.status_code == 200 and "Null characters are not allowed" in response.text
 
 
+def test_a_log_that_replays_but_cannot_be_drawn_is_said_so_not_a_500(admin_client, players):
+    """A bid naming a card no pack has replays (the engine keeps what it was given) but its
+    board cannot be drawn: the page and Verify said nothing, they were 500s."""
+    match = played(players, "ninety-nine", None, 3, 9)
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL session_replication_role = replica")
+        cursor.execute(
+            "UPDATE golf_matchevent SET payload = jsonb_set(payload, '{cards,0}', '\"ZZ\"') "
+            "WHERE match_id = %s AND type = 'bid_made'",
+            [match.id],
+        )
+        cursor.execute("SET LOCAL session_replication_role = origin")
+    response = page(admin_client, match)
+    assert response.status_code == 409 and "cannot be replayed" in response.content.decode()
+    response = admin_client.post(reverse("admin:golf_match_verify", args=[match.id]))
+    assert response.status_code == 200 and f"{match.id}: FAULT" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("changelist", "query"),
+    [
+        ("admin:golf_match_changelist", {"status__regex": "("}),
+        ("admin:golf_match_changelist", {"created_at__iregex": "("}),
+        ("admin:golf_match_changelist", {"created_at__year": "9" * 30}),
+        ("admin:accounts_user_changelist", {"is_active__regex": "("}),
+    ],
+)
+def test_a_list_takes_only_the_lookups_its_filters_make(admin_client, changelist, query):
+    """A regular expression the database refuses, or a year past any date, was a 500."""
+    assert admin_client.get(reverse(changelist), query).status_code == 400
+    # what the filters make is taken
+    for taken in ({"status__exact": "active"}, {"created_at__year": "2026"}):
+        assert admin_client.get(reverse("admin:golf_match_changelist"), taken).status_code == 200
+
+
+def test_every_staff_account_reads_a_matchs_seats(staff, players):
+    """The seat rows (who holds each seat, whose it was) needed a permission no operator's
+    role gives: the match page showed staff none."""
+    match = played(players, "golf", "six-card", 2, 0)
+    body = staff.get(reverse("admin:golf_match_change", args=[match.id])).content.decode()
+    assert "seats-group" in body and players[1].username in body
+
+
 @pytest.mark.parametrize(
     ("changelist", "action"),
     [
@@ -471,6 +514,13 @@ def test_the_lists_cost_no_scan_of_the_table_and_no_query_per_row(admin_client, 
         if '"golf_matchevent"' in sql
     ]
     assert read and all('"golf_matchevent"."match_id" =' in sql for sql in read)
+    assert not any('"golf_match"."snapshot"' in sql for sql in read)  # (a row's match's)
+    # the events of every match are not listed (counted and sorted, whole, on every load)
+    unfiltered = statements(events, {})
+    assert not any('"golf_matchevent"' in sql for sql in unfiltered)
+    assert "search for its id" in admin_client.get(events).content.decode()
+    found = admin_client.get(events, {"q": str(match.id)}).content.decode()
+    assert f"match {match.id} (" in found and "search for its id" not in found
     page = admin_client.get(events, {"match__id__exact": str(match.id), "type": "cards_passed"})
     body = page.content.decode()
     for kind in ("card_drawn", "cards_passed", "bid_made"):  # Golf, Hearts, Ninety-Nine
