@@ -116,7 +116,7 @@ def account_suspend(*, user: User, by: User, reason: str, running: str) -> Suspe
             else:
                 with transaction.atomic():  # one match: its seats handed over together
                     for seat in seats:
-                        seat_to_com(match_id=match_id, seat=seat, level="normal", by=by)
+                        seat_to_com(match_id=match_id, seat=seat, by=by)
         except match_errors.ServiceError as exc:
             result.skipped[match_id] = exc.detail
         else:

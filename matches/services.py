@@ -14,6 +14,7 @@ should another write have come first, nothing was written and it takes the locke
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -140,10 +141,11 @@ def _followup(match: Match, state: State) -> FollowUp | None:
     if match.status != MatchStatus.ACTIVE:
         return None
     now = timezone.now()
+    counted = None
     if _com_to_act(match, state):
         kind = FollowUpKind.COM
         queue = followup_queue(match, kind)
-        due = _com_due(match, now, queue)
+        due, counted = _com_due(match, now, queue)
     elif (limit := turn_limit(match)) is not None:
         kind, due = FollowUpKind.TIMER, (match.turn_started_at or now) + timedelta(seconds=limit)
         queue = followup_queue(match, kind)
@@ -153,7 +155,7 @@ def _followup(match: Match, state: State) -> FollowUp | None:
     retry = due + timedelta(seconds=settings.FOLLOWUP_RETRY_SECONDS)
     if due > now + ahead:  # (a timer) the sweeper publishes it that long before it is due
         retry = due - ahead
-    return FollowUp(
+    followup = FollowUp(
         id=uuid.uuid4(),
         match=match,
         version=match.version,
@@ -162,20 +164,31 @@ def _followup(match: Match, state: State) -> FollowUp | None:
         due_at=due,
         next_attempt_at=retry,
     )
+    followup.counted = counted  # (not a column: the count to give back if it is not kept)
+    return followup
 
 
-def _com_due(match: Match, now: datetime, queue: str) -> datetime:
+def _not_kept(followup: FollowUp | None) -> None:
+    """A follow-up made and not kept (its write was not made, or the work was already
+    there): its COM turn is given back to its account's count."""
+    key = getattr(followup, "counted", None)
+    if key is not None:
+        with contextlib.suppress(Exception):  # (the cache is only a brake)
+            cache.decr(key)
+
+
+def _com_due(match: Match, now: datetime, queue: str) -> tuple[datetime, str | None]:
     """When a COM's turn is due: ``COM_MOVE_DELAY_MS`` from now, or, once the COMs of the
     matches its creator made have taken ``COM_TURNS_PER_MINUTE`` turns this minute on the
     match's ``queue``, in the first minute after with room for it, counted there, and
     spread over that minute as its turns come (the counts are in the shared cache; with the
     cache away, turns are not bounded). The queues are counted apart: COMs playing each
     other, which take their turns as fast as the workers go, never put off the COM a person
-    of the account waits for."""
+    of the account waits for. With the key of the count it was counted in, if it was."""
     due = now + timedelta(milliseconds=settings.COM_MOVE_DELAY_MS)
     limit = settings.COM_TURNS_PER_MINUTE
     if not limit or match.created_by_id is None:
-        return due
+        return due, None
     minute = int(now.timestamp() // 60)
     # (an account has a COM turn waiting in each of its matches at most: few minutes ahead)
     for ahead in range(COM_MINUTES_AHEAD):
@@ -184,13 +197,14 @@ def _com_due(match: Match, now: datetime, queue: str) -> datetime:
             cache.add(key, 0, 60 * (ahead + 2))
             taken = int(cache.incr(key))
         except Exception:  # (the cache is only a brake)
-            return due
+            return due, None
         if taken <= limit:
             if not ahead:
-                return due
+                return due, key
             start = (minute + ahead) * 60 + (taken - 1) * 60 / limit
-            return max(due, datetime.fromtimestamp(start, tz=UTC))
-    return max(due, datetime.fromtimestamp((minute + COM_MINUTES_AHEAD) * 60, tz=UTC))
+            return max(due, datetime.fromtimestamp(start, tz=UTC)), key
+    last = datetime.fromtimestamp((minute + COM_MINUTES_AHEAD) * 60, tz=UTC)
+    return max(due, last), None
 
 
 def followup_queue(match: Match, kind: str) -> str:
@@ -290,6 +304,8 @@ def _refresh_read_model(
     )
     if written:
         _publish_on_commit(followup)
+    else:
+        _not_kept(followup)
     return written
 
 
@@ -820,7 +836,6 @@ def _match_act(
 
 
 # --- moves the server makes: COM turns and timed-out turns --------------------------------
-TIMER_LEVEL = "normal"  # the COM level that moves for a human whose turn timed out
 TIMER_ACTOR = "timer"
 MAX_MOVES_PER_TURN = 500  # a safety net: no game's turn is anywhere near this long
 
@@ -873,11 +888,19 @@ def com_turn(*, match_id: object, expected_version: int) -> bool:
     )
 
 
+def stand_in_level(game: Game) -> str:
+    """The COM level that stands in for a player (a turn run out, a seat left or handed
+    over): the game's middle level (``normal`` in each of ours; a game need not have one)."""
+    levels = game.info.com_levels
+    return levels[len(levels) // 2]
+
+
 def timed_out_turn(*, match_id: object, expected_version: int) -> int:
-    """Act for the humans the match waited on too long (:func:`turn_limit`): ``normal`` COM
-    moves for the seat whose turn ran out, for the rest of its turn (until a move starts a
-    new wait, :func:`_new_wait`); in a pause between rounds, the "ready" of every human
-    seat still to say it. Does nothing unless the match
+    """Act for the humans the match waited on too long (:func:`turn_limit`): the game's
+    stand-in COM (:func:`stand_in_level`) moves for the seat whose turn ran out, for the
+    rest of its turn (until a move starts a new wait, :func:`_new_wait`); in a pause
+    between rounds, the "ready" of every human seat still to say it. Does nothing unless
+    the match
     is still at ``expected_version`` and the wait began that long ago or more. Returns the
     number of moves made."""
     match = Match.objects.filter(pk=match_id).first()
@@ -890,7 +913,8 @@ def timed_out_turn(*, match_id: object, expected_version: int) -> int:
         return 0
     pause = match.phase in game_of(match).info.pause_phases
     humans = Seat.objects.filter(match=match, kind=SeatKind.HUMAN).values_list("index", flat=True)
-    levels = {seat: TIMER_LEVEL for seat in humans}
+    stand_in = stand_in_level(game_of(match))
+    levels = {seat: stand_in for seat in humans}
     moves, version, seat_in_turn = 0, expected_version, None
     clock = match.turn_started_at
     while moves < MAX_MOVES_PER_TURN:
@@ -907,7 +931,7 @@ def timed_out_turn(*, match_id: object, expected_version: int) -> int:
             continue
         if seat_in_turn is None:  # the seat it first moved for: finish its turn only
             seat_in_turn = result.seat
-            levels = {seat_in_turn: TIMER_LEVEL}
+            levels = {seat_in_turn: stand_in}
         if seat_in_turn not in game_of(result.match).seats_to_act(result.state):
             break
     return moves
@@ -999,9 +1023,10 @@ def log_operator_change(user: AbstractBaseUser, match: Match, message: str) -> N
 
 @transaction.atomic
 def seat_to_com(
-    *, match_id: object, seat: int, level: str = "normal", by: AbstractBaseUser
+    *, match_id: object, seat: int, level: str | None = None, by: AbstractBaseUser
 ) -> Match:
-    """Hand a player's ``seat`` of a match that has not ended to a COM of ``level`` (staff
+    """Hand a player's ``seat`` of a match that has not ended to a COM of ``level`` (by
+    default the game's stand-in, :func:`stand_in_level`) (staff
     only: moderation, e.g. when the player's account is suspended). The seat row becomes a
     COM's, the match's ``seat_users`` forgets the player, and should the seat be to act its
     COM's turn is scheduled on commit. The log is unchanged: the COM's moves are recorded
@@ -1016,8 +1041,9 @@ def seat_to_com(
     match = _lock(match_id)
     if match.ended:
         raise errors.MatchNotActive("the match has already ended")
-    info = game_of(match).info
-    level = info.com_level_aliases.get(level, level)
+    game = game_of(match)
+    info = game.info
+    level = info.com_level_aliases.get(level, level) if level else stand_in_level(game)
     if level not in info.com_levels:
         raise errors.InvalidMatchRequest(
             f"level must be one of {list(info.com_levels)}", field="level"
@@ -1044,7 +1070,9 @@ def _hand_to_com(match: Match, row: Seat, level: str) -> None:
             taken = FollowUp.objects.filter(
                 match=match, version=match.version, kind=FollowUpKind.COM
             ).exists()
-            if not taken:
+            if taken:
+                _not_kept(followup)
+            else:
                 followup.save(force_insert=True)
             _publish_on_commit(followup)
 
@@ -1076,6 +1104,5 @@ def match_leave(*, match_id: object, user: AbstractBaseUser) -> Match:
         state = load_state(match)
         _commit_events(match, state, game.abort(state, MATCH_LEFT), actor=f"user:{user.pk}")
         return match
-    levels = game.info.com_levels
-    _hand_to_com(match, Seat.objects.get(match=match, index=index), levels[len(levels) // 2])
+    _hand_to_com(match, Seat.objects.get(match=match, index=index), stand_in_level(game))
     return match

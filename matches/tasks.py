@@ -97,6 +97,9 @@ def stalled_matches(older_than: float) -> list[tuple[str, int, str]]:
     return found + [(str(i), v, "timer") for i, v in timed]
 
 
+MAX_ATTEMPTS = 32767  # FollowUp.attempts' largest value
+
+
 def republish_due(limit: int = 500) -> list[FollowUp]:
     """Publish again the follow-ups whose work has not happened by their next attempt:
     their task was lost, or could not be sent. Each attempt doubles the wait before the
@@ -108,8 +111,10 @@ def republish_due(limit: int = 500) -> list[FollowUp]:
     )
     for followup in due:
         sent = publish(followup)
-        followup.attempts += 1
-        wait = min(300, settings.FOLLOWUP_RETRY_SECONDS * 2**followup.attempts)
+        # (counted up to the column's limit: work that fails for good is tried for months,
+        # every five minutes, and past the limit every sweep failed, for every match)
+        followup.attempts = min(followup.attempts + 1, MAX_ATTEMPTS)
+        wait = min(300, settings.FOLLOWUP_RETRY_SECONDS * 2 ** min(followup.attempts, 16))
         # sent ahead of time: tried again once it should have run; not sent: soon
         base = max(now, followup.due_at) if sent else now
         followup.next_attempt_at = base + timedelta(seconds=wait)

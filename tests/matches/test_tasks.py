@@ -243,6 +243,67 @@ def test_a_timed_out_turn_is_played_by_the_server(alice, bob):
     assert "auto_moves" not in match_view(match, None)
 
 
+def test_a_com_turn_whose_write_is_not_made_is_not_counted(
+    alice, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A write that lost its race to another (made again under the lock) counted its COM
+    turn twice toward the account's COM_TURNS_PER_MINUTE."""
+    from django.core.cache import cache
+
+    from matches import services
+
+    settings.COM_TURNS_PER_MINUTE = 100
+    with django_capture_on_commit_callbacks(execute=False):
+        match = match_create(
+            creator=alice, rules={"initial_flips": 0}, seats=[{"type": "me"}, {"type": "com"}]
+        )
+    cache.clear()
+    real, calls = services.persist, []
+
+    def another_write_first(*args, **kwargs):
+        calls.append(1)
+        return False if len(calls) == 2 else real(*args, **kwargs)
+
+    monkeypatch.setattr(services, "persist", another_write_first)
+    now = timezone.now().replace(second=10)
+    monkeypatch.setattr(services.timezone, "now", lambda: now)  # (one minute's count)
+    minute = int(now.timestamp() // 60)
+    with django_capture_on_commit_callbacks(execute=False):
+        match_act(match_id=match.id, user=alice, action={"type": "draw"})
+        match_act(match_id=match.id, user=alice, action={"type": "discard"})
+    assert len(calls) == 3 and FollowUp.objects.filter(match=match, kind="com").count() == 1
+    assert cache.get(f"com-turns:{alice.pk}:interactive:{minute}") == 1
+
+
+def test_a_timer_and_a_leaver_stand_in_at_a_level_the_game_has(alice, bob, carol):
+    """A game need not have a ``normal`` COM (the toy has ``random`` and ``high``): the
+    timer asked for one, and raised at every run and every sweep, the turn never made."""
+    import games
+    from matches.services import match_join, match_leave
+    from tests.toy.game import TOY
+
+    games.register(TOY)
+    try:
+        match = match_create(
+            creator=alice,
+            game="toy",
+            seats=[{"type": "me"}, {"type": "open"}, {"type": "open"}],
+            turn_timeout=30,
+        )
+        for user in (bob, carol):
+            match_join(match_id=match.id, user=user)
+        match.refresh_from_db()
+        late = timezone.now() - timedelta(hours=1)
+        Match.objects.filter(pk=match.pk).update(turn_started_at=late)
+        assert turn_timer.apply(args=(str(match.id), match.version)).get() >= 1
+        match.refresh_from_db()
+        waiting = next(i for i in range(3) if i not in match.seats_to_act)
+        match_leave(match_id=match.id, user=(alice, bob, carol)[waiting])
+        assert {s.com_level for s in match.seats.all()} == {"", "high"}  # (the middle level)
+    finally:
+        games.unregister(TOY.info.name)
+
+
 def test_a_timer_for_an_old_version_does_nothing(alice, bob):
     match = timed_duel(alice, bob)
     Match.objects.filter(pk=match.pk).update(turn_started_at=timezone.now() - timedelta(hours=1))
@@ -303,6 +364,11 @@ def test_a_followup_waits_in_the_outbox_until_the_broker_takes_it(alice, monkeyp
     ]
     row.refresh_from_db()
     assert row.attempts == 1 and row.next_attempt_at > timezone.now()
+    # work tried for months stays at the count's limit (past it every sweep failed)
+    FollowUp.objects.update(attempts=32767, next_attempt_at=timezone.now())
+    assert [f.pk for f in tasks.republish_due()] == [row.pk]
+    row.refresh_from_db()
+    assert row.attempts == 32767 and row.next_attempt_at > timezone.now()
 
     # the task runs: the COM's move is written and the follow-up of that version is gone
     assert com_turn(match_id=match.id, expected_version=match.version) is True
