@@ -65,6 +65,16 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The account changed in another tab (a log-in or log-out there): this page's request is
+ * not sent, as the page still shows the account it began with.
+ */
+export class AccountChanged extends ApiError {
+  constructor() {
+    super(0, null, "You logged in or out in another tab: this tab now shows that account.");
+  }
+}
+
 /** @returns {string | null} */
 export function savedToken() {
   try {
@@ -78,7 +88,41 @@ export function savedToken() {
 export function saveToken(token) {
   if (token) localStorage.setItem(TOKEN_KEY, token);
   else localStorage.removeItem(TOKEN_KEY);
+  pageToken = token;
 }
+
+/**
+ * The token this page sends: the one saved when it last showed a page, logged in or out.
+ * The saved one is every tab's: a log-in or log-out in another tab changes it, and this
+ * page, which still shows the account it began with, sends nothing more with it (else it
+ * would act for the other account under this one's name); it is told instead.
+ * @type {string | null}
+ */
+let pageToken = savedToken();
+/** @type {Array<() => void>} */
+const accountListeners = [];
+
+/** The saved token is this page's from now on (it shows a page from the start). */
+export function bindSavedToken() {
+  pageToken = savedToken();
+  return pageToken;
+}
+
+/** Calls `listener` when the saved token is no longer this page's. @param {() => void} listener */
+export function onAccountChange(listener) {
+  accountListeners.push(listener);
+}
+
+/** Whether the saved token is another than this page's (the listeners are told so). */
+function accountChanged() {
+  if (savedToken() === pageToken) return false;
+  for (const listener of accountListeners) queueMicrotask(listener);
+  return true;
+}
+
+window.addEventListener("storage", (event) => {
+  if (event.key === TOKEN_KEY || event.key === null) accountChanged();
+});
 
 /** @param {unknown} body @returns {body is Problem} */
 function isProblem(body) {
@@ -96,7 +140,8 @@ function isProblem(body) {
 async function request(method, path, options = {}) {
   /** @type {Record<string, string>} */
   const headers = { Accept: "application/json", ...(options.headers ?? {}) };
-  const token = savedToken();
+  if (accountChanged()) throw new AccountChanged();
+  const token = pageToken;
   if (token) headers.Authorization = `Bearer ${token}`;
   /** @type {RequestInit} */
   const init = { method, headers, credentials: "omit" };

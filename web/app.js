@@ -484,7 +484,7 @@ function leaveTable() {
 async function route() {
   const turn = ++routed;
   leaveTable();
-  if (!api.savedToken()) {
+  if (!api.bindSavedToken()) {
     loginPage();
     return;
   }
@@ -516,6 +516,11 @@ document.querySelector("a.skip")?.addEventListener("click", (event) => {
 });
 
 window.addEventListener("hashchange", () => {
+  clearError();
+  void route();
+});
+// a log-in or log-out in another tab: this one shows that account's page from the start
+api.onAccountChange(() => {
   clearError();
   void route();
 });

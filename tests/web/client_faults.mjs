@@ -52,7 +52,10 @@
 //                  spectator ("each player passes to the left");
 //   finalTurnsBanner Golf's final-turns banner: one live region kept, empty outside them;
 //   newMatchCounts the new-match form offers only the COMs and open seats that make a
-//                  table the preset allows (Golf, Hearts of 3 to 5, hearts-classic of 4).
+//                  table the preset allows (Golf, Hearts of 3 to 5, hearts-classic of 4);
+//   otherTab       a log-out in another tab shows this one the log-in form; a log-in as
+//                  another account there is never sent from this tab under this one's
+//                  name, a click made before it heard of it included.
 //
 //   CLIENT_FAULTS_ONLY=name,name runs those scenarios alone.
 //
@@ -1110,6 +1113,44 @@ scenarios.newMatchCounts = async () => {
   await page.locator("#opponents").selectOption("2");
   await start();
   return { golf, golfNoCom, hearts, created };
+};
+
+scenarios.otherTab = async () => {
+  // alice's table; then, in another tab of the same browser, a log-out, a log-in as bob
+  const match = fakeMatch([golfView(10)]);
+  const BOB = "bob-token";
+  const { page, requests } = await open(async (method, path, query, request) => {
+    const bob = request.headers().authorization === `Bearer ${BOB}`;
+    if (path === "/me") return json(200, { id: bob ? 2 : 1, username: bob ? "bob" : "alice", email: "", is_staff: false });
+    if (path === "/games") return json(200, GAMES);
+    if (path === "/matches") return pageOf([], query);
+    if (method === "POST") return problem(409, "version_conflict", "Version conflict", "not faked here");
+    return match.answer(method, path, query);
+  });
+  await atVersion(page, 10);
+  const who = () => page.evaluate(() => ({
+    who: document.querySelector(".who")?.textContent ?? null,
+    table: document.querySelectorAll(".game-table").length,
+    loginForm: document.querySelectorAll("form.login").length,
+  }));
+  const shown = await who();
+  const other = await page.context().newPage();
+  await other.goto(`${LOCAL}/`);
+  await other.evaluate(() => localStorage.removeItem("card-games-token"));
+  await page.locator("form.login").waitFor({ timeout: 5_000 });
+  const loggedOutElsewhere = await who();
+  await other.evaluate((token) => localStorage.setItem("card-games-token", token), TOKEN);
+  await page.locator(".who", { hasText: "alice" }).waitFor({ timeout: 5_000 });
+  await atVersion(page, 10);
+  // bob's token saved as the page clicks, before it has heard of it (a storage event comes
+  // a moment later): the move is not sent with bob's token under alice's name
+  const sent = requests.length;
+  await page.evaluate((token) => localStorage.setItem("card-games-token", token), BOB);
+  await page.locator('.seat.mine button[data-position="0"]').click();
+  await page.locator(".who", { hasText: "bob" }).waitFor({ timeout: 5_000 });
+  const after = requests.slice(sent).map((r) => `${r.method} ${r.path} ${r.headers.authorization}`);
+  await other.close();
+  return { shown, loggedOutElsewhere, bobShown: await who(), after };
 };
 
 const result = { done: false, scenarios: {} };

@@ -458,3 +458,16 @@ def test_the_new_match_form_offers_only_the_tables_the_preset_allows(scenarios):
     # hearts-classic with 2 COMs: the fourth seat is open, and 4 players are asked for
     assert [s["type"] for s in hearts["seats"]] == ["me", "com", "com", "open"], hearts
     assert hearts["preset"] == "hearts-classic" and hearts["rules"]["players"] == 4, hearts
+
+
+def test_another_tabs_log_in_is_never_sent_under_this_tabs_account(scenarios):
+    """The token is every tab's (localStorage): after a log-in as bob in another tab,
+    alice's table sent its moves, and its "Leave this match…", with bob's token, and drew
+    bob's seat as "Your …" under alice's name."""
+    seen = seen_in(scenarios, "otherTab")
+    assert seen["shown"] == {"who": "alice", "table": 1, "loginForm": 0}
+    assert seen["loggedOutElsewhere"]["loginForm"] == 1  # no click needed
+    assert seen["bobShown"]["who"] == "bob"
+    # the click at alice's table sent nothing; bob's pages were read from the start
+    assert not any(line.startswith("POST") for line in seen["after"]), seen["after"]
+    assert seen["after"] and all(line.endswith("Bearer bob-token") for line in seen["after"])
