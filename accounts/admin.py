@@ -16,6 +16,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.auth import forms as auth_forms
 from django.contrib.auth.admin import UserAdmin
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
@@ -26,7 +27,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from rest_framework.authtoken.models import TokenProxy
 
-from accounts.models import RunningMatches, Suspension, User
+from accounts.models import RunningMatches, Suspension, User, validate_one_script
 from accounts.moderation import (
     ModerationError,
     account_lift,
@@ -137,8 +138,30 @@ def shown_action(match: Match, row: MatchEvent) -> dict[str, Any]:
 admin.site.unregister(TokenProxy)
 
 
+class OneScriptName(forms.ModelForm):  # type: ignore[type-arg]
+    """A name given in the admin is of one script, as a registered one is
+    (:func:`accounts.models.validate_one_script`); an account's old name is kept as it is."""
+
+    def clean_username(self) -> str:
+        clean = getattr(super(), "clean_username", None)
+        name = clean() if clean is not None else self.cleaned_data["username"]
+        if "username" in self.changed_data:
+            validate_one_script(name)
+        return str(name)
+
+
+class AccountChangeForm(OneScriptName, auth_forms.UserChangeForm):  # type: ignore[type-arg]
+    pass
+
+
+class AccountCreationForm(OneScriptName, auth_forms.AdminUserCreationForm):  # type: ignore[type-arg]
+    pass
+
+
 @admin.register(User)
 class AccountAdmin(FilterLookupsOnly, ActionsNeedPermission, UserAdmin):
+    form = AccountChangeForm
+    add_form = AccountCreationForm
     list_display = (*UserAdmin.list_display, "suspended_at")
     list_filter = (*UserAdmin.list_filter, SuspendedFilter)
     inlines = [SuspensionInline]

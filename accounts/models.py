@@ -22,6 +22,47 @@ def canonical_username(name: str) -> str:
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
 
 
+#: The scripts a name may mix (Unicode TR39's "highly restrictive" level): Latin with the
+#: scripts of Japanese, of Chinese, or of Korean. Any other name is of one script.
+MIXABLE_SCRIPTS = (
+    frozenset({"LATIN", "CJK", "HIRAGANA", "KATAKANA"}),
+    frozenset({"LATIN", "CJK", "BOPOMOFO"}),
+    frozenset({"LATIN", "CJK", "HANGUL"}),
+)
+#: Letters whose Unicode name does not begin with their script's.
+_SCRIPT_OF_WORD = {"IDEOGRAPHIC": "CJK", "KATAKANA-HIRAGANA": "KATAKANA", "MODIFIER": ""}
+
+
+def scripts_of(name: str) -> set[str]:
+    """The scripts of the letters of ``name`` (after NFKC), each named by the first word of
+    the letters' Unicode names (``LATIN``, ``CYRILLIC``, ``GREEK``, ``CJK``, ...); digits,
+    marks and ``@ . + - _`` have none."""
+    scripts = set()
+    for char in unicodedata.normalize("NFKC", name):
+        if char.isalpha():
+            word = unicodedata.name(char, "").split(" ")[0]
+            scripts.add(_SCRIPT_OF_WORD.get(word, word))
+    scripts.discard("")
+    return scripts
+
+
+MIXED_SCRIPTS = "mixed_scripts"  # the code of the refusal of a name of mixed scripts
+
+
+def validate_one_script(name: str) -> None:
+    """A username is written in one script, or in Latin with Japanese's, Chinese's or
+    Korean's: ``alice`` with a Cyrillic ``a`` (U+0430) would pass for ``alice`` beside it
+    (a name wholly of another script is a name of its own)."""
+    scripts = scripts_of(name)
+    if len(scripts) > 1 and not any(scripts <= allowed for allowed in MIXABLE_SCRIPTS):
+        mixed = " and ".join(s.capitalize() for s in sorted(scripts))
+        raise ValidationError(
+            f"a username is written in one script (or Latin with Japanese, Chinese or "
+            f"Korean): this one mixes {mixed}",
+            code=MIXED_SCRIPTS,
+        )
+
+
 class UserManager(DjangoUserManager):
     def get_by_natural_key(self, username: str | None) -> User:
         """Log-ins find an account by its exact name, else by its canonical name (so any

@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import OpenApiExample, extend_schema_field
 from rest_framework import serializers
 
-from accounts.models import CANONICAL_MAX, canonical_username
+from accounts.models import CANONICAL_MAX, canonical_username, validate_one_script
 from games import DEFAULT_GAME
 from matches.models import MatchStatus
 
@@ -77,8 +77,9 @@ class RegisterSerializer(StrictSerializer):
     username = serializers.CharField(
         min_length=USERNAME_MIN,
         max_length=USERNAME_MAX,
-        help_text="letters and digits (of any script), and @ . + - _; unique, compared "
-        "without case; 3 to 150 characters once normalised (NFKC)",
+        help_text="letters and digits (of any one script, or Latin with Japanese, Chinese or "
+        "Korean), and @ . + - _; unique, compared without case; 3 to 150 characters once "
+        "normalised (NFKC)",
     )
     password = serializers.CharField(
         write_only=True, max_length=128, style={"input_type": "password"}
@@ -100,6 +101,10 @@ class RegisterSerializer(StrictSerializer):
             raise serializers.ValidationError(
                 "this username, once normalised, holds characters a username may not"
             ) from None
+        try:
+            validate_one_script(stored)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.messages) from None
         return value
 
     def validate(self, attrs: dict[str, str]) -> dict[str, str]:

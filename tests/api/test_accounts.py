@@ -125,6 +125,47 @@ def test_a_username_is_checked_as_it_is_stored(anon):
     assert anon.post("/api/accounts/register", body, format="json").status_code == 201
 
 
+def test_a_username_mixing_scripts_is_refused_one_of_one_script_is_not(anon, users):
+    """A Cyrillic "a" in place of a Latin one registered beside "alice", and looked just
+    like it in every list and at every table."""
+
+    def register(name):
+        body = {"username": name, "password": "pw-a-long-one-123"}
+        return anon.post("/api/accounts/register", body, format="json")
+
+    for name, scripts in (("\u0430lice", "Cyrillic and Latin"), ("\u03a9mega7", "Greek and Latin")):
+        problem = assert_problem(register(name), 400, "validation_error")
+        assert problem["errors"]["username"] == [
+            "a username is written in one script (or Latin with Japanese, Chinese or "
+            f"Korean): this one mixes {scripts}"
+        ]
+    # one script, or Latin with Japanese's, Chinese's or Korean's; digits and _ . - go
+    for name in (
+        "\u0430\u043b\u0438\u0441\u0430",
+        "\u5c71\u7530taro",
+        "\u3084\u307e\u3060\u592a\u90ce_2",
+        "kim\ud55c\uad6d",
+        "jos\u00e9.m-1",
+    ):
+        assert register(name).status_code == 201, name
+    # and so do the admin's forms, for a name given there; an account's old name is kept
+    root = type(users["alice"]).objects.create_superuser("root", password="pw-root-123")
+    admin = Client()
+    admin.force_login(root)
+    password = {"password1": "pw-a-long-one-123", "password2": "pw-a-long-one-123"}
+    added = admin.post("/admin/accounts/user/add/", {"username": "\u0430lice2", **password})
+    assert "mixes Cyrillic and Latin" in added.content.decode()
+    legacy = type(root).objects.create_user("\u0430lex", password="pw-a-long-one-123")
+    page = f"/admin/accounts/user/{legacy.pk}/change/"
+    form = {"username": "\u0430lex", "is_active": "on", "date_joined_0": "2026-01-01"}
+    form |= {"date_joined_1": "00:00:00", "suspensions-TOTAL_FORMS": "0"}
+    form |= {"suspensions-INITIAL_FORMS": "0"}
+    kept = admin.post(page, form)
+    assert kept.status_code == 302, kept.content.decode()[:2000]
+    renamed = admin.post(page, {**form, "username": "\u0430lexa"})
+    assert "mixes Cyrillic and Latin" in renamed.content.decode()
+
+
 def set_in_the_admin(user, password):
     """A superuser sets ``user``'s password on the admin's password page."""
     root = type(user).objects.create_superuser("root", password="pw-root-123")
