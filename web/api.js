@@ -120,9 +120,12 @@ function accountChanged() {
   return true;
 }
 
-window.addEventListener("storage", (event) => {
-  if (event.key === TOKEN_KEY || event.key === null) accountChanged();
-});
+// (in a page; the module is also read where there is none: the verifier's tests, in Node)
+if (typeof window !== "undefined") {
+  window.addEventListener("storage", (event) => {
+    if (event.key === TOKEN_KEY || event.key === null) accountChanged();
+  });
+}
 
 /** @param {unknown} body @returns {body is Problem} */
 function isProblem(body) {
