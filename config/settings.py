@@ -322,8 +322,9 @@ PUSH_THREADS = env_int("PUSH_THREADS", 4)
 
 # --- Game service ---------------------------------------------------------------------------
 COM_MOVE_DELAY_MS = env_int("COM_MOVE_DELAY_MS", 0)
-# The COM turns the matches one account made may take in a minute on each queue (0: no
-# bound); past them, the account's next COM turns there wait for a later minute: the
+# The COM turns that answer one account's moves (or, first in a match and between COMs,
+# its creator's) may take in a minute on each queue (0: no bound); past them, the
+# account's next COM turns there wait for a later minute: the
 # workers' time one account's matches take is bounded, whatever the rate of its actions,
 # and no one else's COMs wait for them (docs/security.md).
 COM_TURNS_PER_MINUTE = env_int("COM_TURNS_PER_MINUTE", 240)

@@ -74,6 +74,17 @@ class Match(models.Model):
     totals = models.JSONField(default=list)
     winners = models.JSONField(default=list)
     turn_started_at = models.DateTimeField(null=True, blank=True)
+    com_turns_charged_to = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.DO_NOTHING,  # (an id to count by: no constraint, no index to keep)
+        db_constraint=False,
+        db_index=False,
+        related_name="+",
+        help_text="the account whose move the COMs' next turns answer (the last to act or "
+        "join): they count toward its COM_TURNS_PER_MINUTE; empty: the creator's",
+    )
     seat_users = models.JSONField(
         default=list, help_text="read model: each seat's user id, null for a COM or open seat"
     )

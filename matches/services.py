@@ -178,21 +178,25 @@ def _not_kept(followup: FollowUp | None) -> None:
 
 
 def _com_due(match: Match, now: datetime, queue: str) -> tuple[datetime, str | None]:
-    """When a COM's turn is due: ``COM_MOVE_DELAY_MS`` from now, or, once the COMs of the
-    matches its creator made have taken ``COM_TURNS_PER_MINUTE`` turns this minute on the
-    match's ``queue``, in the first minute after with room for it, counted there, and
+    """When a COM's turn is due: ``COM_MOVE_DELAY_MS`` from now, or, once the COMs whose
+    turns answered one account's moves have taken ``COM_TURNS_PER_MINUTE`` turns this
+    minute on the match's ``queue``, in the first minute after with room for it, counted there, and
     spread over that minute as its turns come (the counts are in the shared cache; with the
     cache away, turns are not bounded). The queues are counted apart: COMs playing each
     other, which take their turns as fast as the workers go, never put off the COM a person
-    of the account waits for. With the key of the count it was counted in, if it was."""
+    of the account waits for. The account is the one whose move (or join) the COMs answer
+    (``Match.com_turns_charged_to``: one who joins another's match and plays fast spends
+    their own turns, not its creator's), else the match's creator (COMs that move first,
+    or play each other). With the key of the count it was counted in, if it was."""
     due = now + timedelta(milliseconds=settings.COM_MOVE_DELAY_MS)
     limit = settings.COM_TURNS_PER_MINUTE
-    if not limit or match.created_by_id is None:
+    account = match.com_turns_charged_to_id or match.created_by_id
+    if not limit or account is None:
         return due, None
     minute = int(now.timestamp() // 60)
     # (an account has a COM turn waiting in each of its matches at most: few minutes ahead)
     for ahead in range(COM_MINUTES_AHEAD):
-        key = f"com-turns:{match.created_by_id}:{queue}:{minute + ahead}"
+        key = f"com-turns:{account}:{queue}:{minute + ahead}"
         try:
             cache.add(key, 0, 60 * (ahead + 2))
             taken = int(cache.incr(key))
@@ -605,7 +609,8 @@ def match_join(*, match_id: object, user: AbstractBaseUser, seat: int | None = N
     chosen.joined_at = timezone.now()
     chosen.save(update_fields=["kind", "user", "joined_at"])
     match.seat_users = [user.pk if s.pk == chosen.pk else s.user_id for s in seats]
-    match.save(update_fields=["seat_users", "updated_at"])
+    match.com_turns_charged_to_id = user.pk  # (the COMs' first turns answer this join)
+    match.save(update_fields=["seat_users", "com_turns_charged_to", "updated_at"])
     if all(s.kind != SeatKind.OPEN for s in seats if s.pk != chosen.pk):
         match.status = MatchStatus.ACTIVE
     game, state = game_of(match), load_state(match)
@@ -794,6 +799,7 @@ def _decided(
     """``seat``'s action decided on ``match`` as read: the state before and after, the new
     events' rows, the first new sequence number, and the key's record (or ``None``)."""
     game, action = _check_action(match, action_json, expected_version)
+    match.com_turns_charged_to_id = user.pk  # (the COMs' turns that follow answer this move)
     state = load_state(match)
     events = game.decide(state, seat, action)
     first_seq = match.version + 1

@@ -309,6 +309,7 @@ WRITE_FIELDS = (
     "status",
     "ended_at",
     "turn_started_at",
+    "com_turns_charged_to_id",
     "seats_to_act",
     "snapshot",
     "snapshot_version",

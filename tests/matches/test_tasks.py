@@ -243,6 +243,45 @@ def test_a_timed_out_turn_is_played_by_the_server(alice, bob):
     assert "auto_moves" not in match_view(match, None)
 
 
+def test_com_turns_count_toward_the_account_whose_moves_they_answer(
+    alice, bob, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Bob joins alice's match against a COM and plays fast: the COM's turns counted toward
+    alice's COM_TURNS_PER_MINUTE, putting off the COMs of her own matches, not bob's."""
+    from django.core.cache import cache
+
+    from games import get_game
+    from matches import services
+
+    settings.COM_TURNS_PER_MINUTE = 6
+    now = timezone.now().replace(second=10, microsecond=0)
+    monkeypatch.setattr(services.timezone, "now", lambda: now)
+    cache.clear()
+    golf = get_game("golf")
+    lobby = match_create(
+        creator=alice,
+        spectate=True,
+        rules={"initial_flips": 0},
+        seats=[{"type": "open"}, {"type": "com", "level": "easy"}],
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        match_join(match_id=lobby.id, user=bob)
+    for _ in range(6):  # bob plays; the COM answers each turn (at once, eagerly)
+        lobby.refresh_from_db()
+        action = golf.legal_actions(load_state(lobby), 0)[0]
+        with django_capture_on_commit_callbacks(execute=True):
+            match_act(match_id=lobby.id, user=bob, action=golf.action_to_json(action))
+    assert MatchEvent.objects.filter(match=lobby, actor__startswith="com:").count() >= 6
+    minute = int(now.timestamp() // 60)
+    assert cache.get(f"com-turns:{alice.pk}:interactive:{minute}") is None
+    assert cache.get(f"com-turns:{bob.pk}:interactive:{minute}") >= 6
+    with django_capture_on_commit_callbacks(execute=False):
+        own = match_create(creator=alice, seats=[{"type": "me"}, {"type": "com"}])
+        bobs = match_create(creator=bob, seats=[{"type": "me"}, {"type": "com"}])
+    due = {f.match_id: f.due_at for f in FollowUp.objects.filter(kind=FollowUpKind.COM)}
+    assert due[own.id] == now and due[bobs.id] > now  # bob's own COM waits, not alice's
+
+
 def test_a_com_turn_whose_write_is_not_made_is_not_counted(
     alice, settings, monkeypatch, django_capture_on_commit_callbacks
 ):
