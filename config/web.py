@@ -25,7 +25,11 @@ WEB_CLIENT_POLICY = "; ".join(
 def static_headers(headers: Any, path: str, url: str) -> None:
     """WhiteNoise's hook for the static files: the page is one of them too (under
     /static/web/, as collectstatic copies all of web/), and is served there with the same
-    policy as at / and never in a frame."""
+    policy as at / and never in a frame. The web client's files are asked for again at
+    every load (a 304 when unchanged): its modules import each other by name, and a
+    deploy must not leave a browser with some old ones and some new."""
+    if "/web/" in url:
+        headers["Cache-Control"] = "no-cache"
     if url.endswith((".html", ".htm")):
         headers["Content-Security-Policy"] = WEB_CLIENT_POLICY
         headers["X-Frame-Options"] = "DENY"

@@ -44,21 +44,27 @@ function clearError() {
   errors.hidden = true;
 }
 
-/** Runs `work`; an API error becomes a readable message. @param {() => Promise<void>} work */
+/**
+ * Runs `work`; an API error becomes a readable message.
+ * @param {() => Promise<void>} work
+ * @returns {Promise<unknown>} what `work` failed with, if it did
+ */
 async function guarded(work) {
   try {
     await work();
+    return null;
   } catch (error) {
-    if (error instanceof DOMException && error.name === "AbortError") return; // the page was left
+    if (error instanceof DOMException && error.name === "AbortError") return error; // the page was left
     if (error instanceof api.ApiError) {
       if (error.status === 401 && api.savedToken()) {
         await loggedOut(error);
-        return;
+        return error;
       }
       showError(error.readable);
     } else {
       showError(error instanceof Error ? error.message : String(error));
     }
+    return error;
   }
 }
 
@@ -438,7 +444,7 @@ async function matchPage(id, turn) {
   table.onEnded = () => {
     ended = true;
     offerLeave(detail);
-    void showVerification(proof, id);
+    void showVerification(proof, id, (error) => void loggedOut(error));
   };
   table.onLoggedOut = (error) => void loggedOut(error);
   await table.start();
@@ -488,17 +494,24 @@ async function route() {
     loginPage();
     return;
   }
-  const matched = /^#\/match\/([0-9a-f-]{36})$/.exec(location.hash);
-  let shown = false;
-  await guarded(async () => {
-    if (matched && matched[1]) await matchPage(matched[1], turn);
+  // (an id as any case spells it, and an address ending in "/", are a match's too)
+  const matched = /^#\/match\/([0-9a-f-]{36})\/?$/i.exec(location.hash);
+  if (!matched && location.hash.startsWith("#/match/")) {
+    showError("This address names no match: here is the lobby.");
+  }
+  const failure = await guarded(async () => {
+    if (matched && matched[1]) await matchPage(matched[1].toLowerCase(), turn);
     else await lobbyPage(turn);
-    shown = true;
   });
-  if (!shown && turn === routed && api.savedToken()) {
+  if (failure !== null && turn === routed && api.savedToken()) {
+    leaveTable();
+    if (failure instanceof api.ApiError && failure.problem?.code === "match_not_found") {
+      // no reading again will find it: the way back is the lobby
+      main.replaceChildren(el("p", {}, [el("a", { href: "#/" }, ["Back to the lobby"])]));
+      return;
+    }
     // the page could not be read (the service busy, the network down): the error says
     // why, and a button reads it again (the link home would not: the address is the same)
-    leaveTable();
     const again = el("button", { type: "button" }, ["Try again"]);
     again.addEventListener("click", () => {
       clearError();

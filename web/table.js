@@ -33,6 +33,8 @@ export function sleep(ms, signal) {
 
 /** The longest wait before reading the match again after a failure, in ms. */
 export const MAX_BACK_OFF_MS = 15000;
+/** The longest Retry-After the stream waits for, in seconds. */
+export const MAX_RETRY_AFTER_S = 60;
 
 /** How long a stream stays open (or until it shows an event) before a drop counts as the
  * first failure again rather than one more in a row, in ms. */
@@ -379,7 +381,10 @@ export class Table {
         this.failures += 1;
         this.setConnection("reconnecting");
         const retryAfter = error instanceof api.ApiError ? error.retryAfter : null;
-        await sleep(retryAfter !== null ? Math.max(retryAfter, 1) * 1000 : Math.min(1000 * 2 ** this.failures, MAX_BACK_OFF_MS), signal);
+        // (a Retry-After past a minute, a proxy's, is taken as a minute: the banner says
+        // "reconnecting", and an hour of it would be no reconnecting)
+        const wait = retryAfter !== null ? Math.min(Math.max(retryAfter, 1), MAX_RETRY_AFTER_S) * 1000 : Math.min(1000 * 2 ** this.failures, MAX_BACK_OFF_MS);
+        await sleep(wait, signal);
       }
     }
   }

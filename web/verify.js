@@ -229,9 +229,12 @@ export async function verifyAudit(audit) {
  * The verification of an ended match on the page: fetches its audit record, recomputes the
  * deals, and says "Verified" or shows the first mismatch (data-verdict: checking, verified,
  * mismatch, error).
+ * A 401 goes to `onLoggedOut`, as the rest of the page's do; any other failure is said, with
+ * a button to check again.
  * @param {HTMLElement} box @param {string} matchId
+ * @param {(error: api.ApiError) => void} [onLoggedOut]
  */
-export async function showVerification(box, matchId) {
+export async function showVerification(box, matchId, onLoggedOut) {
   box.hidden = false;
   box.setAttribute("data-verdict", "checking");
   const status = el("p", { class: "verdict", role: "status" }, ["Checking the deal against the revealed seed…"]);
@@ -253,5 +256,12 @@ export async function showVerification(box, matchId) {
   } catch (error) {
     box.setAttribute("data-verdict", "error");
     status.textContent = `The deal could not be checked: ${error instanceof api.ApiError ? error.readable : String(error)}`;
+    if (error instanceof api.ApiError && error.status === 401 && onLoggedOut) {
+      onLoggedOut(error);
+      return;
+    }
+    const again = el("button", { type: "button" }, ["Check again"]);
+    again.addEventListener("click", () => void showVerification(box, matchId, onLoggedOut));
+    box.append(again);
   }
 }

@@ -55,7 +55,14 @@
 //                  table the preset allows (Golf, Hearts of 3 to 5, hearts-classic of 4);
 //   otherTab       a log-out in another tab shows this one the log-in form; a log-in as
 //                  another account there is never sent from this tab under this one's
-//                  name, a click made before it heard of it included.
+//                  name, a click made before it heard of it included;
+//   addresses      a match's address in capitals or ending in "/" opens it; one naming no
+//                  match says so over the lobby; an unknown match links to the lobby (no
+//                  "Try again" that cannot succeed);
+//   verifyFailures the audit record unreadable (503): said, and "Check again" asks again;
+//                  a 401 there logs out as every other 401 does;
+//   retryAfterCapped a stream told to wait an hour (429, Retry-After: 3600) asks again
+//                  within a minute.
 //
 //   CLIENT_FAULTS_ONLY=name,name runs those scenarios alone.
 //
@@ -1151,6 +1158,65 @@ scenarios.otherTab = async () => {
   const after = requests.slice(sent).map((r) => `${r.method} ${r.path} ${r.headers.authorization}`);
   await other.close();
   return { shown, loggedOutElsewhere, bobShown: await who(), after };
+};
+
+scenarios.addresses = async () => {
+  // a match's address in capitals, ending in "/"; one that names no match; an unknown match
+  const MISSING = "99999999-2222-4333-8444-555555555555";
+  const match = fakeMatch([golfView(10)]);
+  const { page, requests } = await open(async (method, path, query) => {
+    if (path === "/games") return json(200, GAMES);
+    if (path === "/matches") return pageOf([], query);
+    if (path === `/matches/${MISSING}`) return problem(404, "match_not_found", "Match not found", "no such match");
+    return match.answer(method, path, query);
+  }, { hash: `#/match/${ID.toUpperCase()}/` });
+  await atVersion(page, 10);
+  const capitals = requests.filter((r) => r.path.startsWith("/matches/")).map((r) => r.path)[0];
+  await page.evaluate(() => (location.hash = "#/match/nope"));
+  await page.locator(".lobby").waitFor();
+  const noMatch = (await tableState(page)).message;
+  await page.evaluate((id) => (location.hash = `#/match/${id}`), MISSING);
+  await page.getByRole("link", { name: "Back to the lobby" }).waitFor();
+  const missing = { message: (await tableState(page)).message, tryAgain: await page.getByRole("button", { name: "Try again" }).count() };
+  return { capitals, noMatch, missing };
+};
+
+scenarios.verifyFailures = async () => {
+  // an ended match whose audit record cannot be read: a 503, then (checked again) a 401
+  let audits = 0;
+  const { page, requests } = await leavePage([golfView(12, FINISHED)], { over: { status: "finished", your_turn: false, winners: [0] } });
+  await page.context().route(`${LOCAL}/api/matches/${ID}/audit**`, async (route) => {
+    audits += 1;
+    requests.push({ method: "GET", path: `/matches/${ID}/audit`, query: "", headers: route.request().headers() });
+    await route.fulfill(audits === 1 ? problem(503, "service_unavailable", "Service unavailable", "try again") : unauthorized());
+  });
+  await page.goto(`${LOCAL}/#/match/${ID}`);
+  await page.getByRole("button", { name: "Check again" }).waitFor();
+  const failed = await page.evaluate(() => document.querySelector("[data-verdict]")?.textContent ?? null);
+  await page.getByRole("button", { name: "Check again" }).click();
+  await page.locator("form.login").waitFor();
+  return { failed, audits, loggedOut: await tableState(page) };
+};
+
+scenarios.retryAfterCapped = async () => {
+  // a stream answered 429 with an hour's Retry-After (a proxy's): asked again within a minute
+  const match = fakeMatch([golfView(10)]);
+  let streams = 0;
+  const { page } = await open(async (method, path, query) => {
+    if (path === `/matches/${ID}/stream`) {
+      streams += 1;
+      if (streams === 1) return { ...problem(429, "throttled", "Throttled", "slow down"), headers: { "Retry-After": "3600" } };
+    }
+    return match.answer(method, path, query);
+  });
+  await page.clock.install();
+  await atVersion(page, 10);
+  for (let i = 0; i < 50 && streams < 1; i += 1) await sleep(100);
+  await page.clock.runFor(59_000);
+  const before = streams;
+  await page.clock.runFor(2_000);
+  for (let i = 0; i < 50 && streams < 2; i += 1) await sleep(100);
+  return { before, after: streams };
 };
 
 const result = { done: false, scenarios: {} };

@@ -471,3 +471,23 @@ def test_another_tabs_log_in_is_never_sent_under_this_tabs_account(scenarios):
     # the click at alice's table sent nothing; bob's pages were read from the start
     assert not any(line.startswith("POST") for line in seen["after"]), seen["after"]
     assert seen["after"] and all(line.endswith("Bearer bob-token") for line in seen["after"])
+
+
+def test_a_matchs_address_in_any_spelling_and_one_naming_nothing(scenarios):
+    seen = seen_in(scenarios, "addresses")
+    assert seen["capitals"] == "/matches/11111111-2222-4333-8444-555555555555"
+    assert seen["noMatch"] == "This address names no match: here is the lobby."
+    assert seen["missing"]["tryAgain"] == 0
+    assert seen["missing"]["message"].startswith("Match not found")
+
+
+def test_a_verification_that_fails_can_be_checked_again_and_a_401_logs_out(scenarios):
+    seen = seen_in(scenarios, "verifyFailures")
+    assert "The deal could not be checked: Service unavailable" in seen["failed"]
+    assert seen["audits"] == 2
+    assert seen["loggedOut"]["loginForm"] == 1 and seen["loggedOut"]["token"] is None
+
+
+def test_a_retry_after_past_a_minute_is_waited_a_minute(scenarios):
+    seen = seen_in(scenarios, "retryAfterCapped")
+    assert seen["before"] == 1 and seen["after"] == 2
