@@ -175,8 +175,10 @@ class AccountAdmin(FilterLookupsOnly, ActionsNeedPermission, UserAdmin):
 
     # --- permission ----------------------------------------------------------------------
     #: Who is staff or superuser and what they may do: a superuser's to change. Staff
-    #: holding ``change_user`` (a moderator) could otherwise make themselves superuser.
-    PRIVILEGES = ("is_staff", "is_superuser", "groups", "user_permissions")
+    #: holding ``change_user`` (a moderator) could otherwise make themselves superuser. And
+    #: whether an account is active: shutting a player out is a suspension's (with its
+    #: reason and record, its tokens revoked, its matches seen to), not a box unticked.
+    PRIVILEGES = ("is_active", "is_staff", "is_superuser", "groups", "user_permissions")
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
         fields = tuple(super().get_readonly_fields(request, obj))

@@ -392,7 +392,9 @@ def test_staff_without_the_permission_neither_see_nor_use_it(client, bob, clerk)
     account_suspend(user=bob, by=superuser, reason="spam", running="abort")
     assert client.post(reverse("admin:accounts_user_lift", args=[bob.pk])).status_code == 403
     changelist = reverse("admin:accounts_user_changelist")
-    for action in ("lift_selected", "suspend_selected"):  # named anyway: refused outright
+    # named anyway: refused outright (the site's own delete_selected too: it was a 200,
+    # "no action selected")
+    for action in ("lift_selected", "suspend_selected", "delete_selected"):
         chosen = {"action": action, "_selected_action": [bob.pk]}
         assert client.post(changelist, chosen).status_code == 403
     bob.refresh_from_db()
@@ -522,7 +524,7 @@ def test_a_moderator_can_neither_raise_its_privileges_nor_change_another_operato
     client.force_login(moderator)
     own = client.get(reverse("admin:accounts_user_change", args=[moderator.pk])).content.decode()
     assert 'name="username"' in own  # its own account it may change ...
-    for privilege in ("is_staff", "is_superuser", "groups", "user_permissions"):
+    for privilege in ("is_active", "is_staff", "is_superuser", "groups", "user_permissions"):
         assert f'name="{privilege}"' not in own  # ... but not what it may do
     form = {
         "username": moderator.username,
@@ -548,6 +550,14 @@ def test_a_moderator_can_neither_raise_its_privileges_nor_change_another_operato
     # a player's password it may set (a moderator's job)
     reset = client.post(reverse("admin:auth_user_password_change", args=[alice.pk]), password)
     assert reset.status_code == 302
+    # nor shut a player out but by a suspension (with its reason and record)
+    shut = {**form, "username": alice.username}
+    del shut["is_active"], shut["is_superuser"]
+    assert (
+        client.post(reverse("admin:accounts_user_change", args=[alice.pk]), shut).status_code == 302
+    )
+    alice.refresh_from_db()
+    assert alice.is_active
 
 
 def test_a_moderator_cannot_delete_another_operator(client, alice, moderator, django_user_model):
