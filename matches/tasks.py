@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from dataclasses import dataclass
 from datetime import timedelta
 
 from celery import shared_task
@@ -110,7 +111,7 @@ def republish_due(limit: int = 500) -> list[FollowUp]:
         FollowUp.objects.filter(next_attempt_at__lte=now).order_by("next_attempt_at")[:limit]
     )
     for followup in due:
-        sent = publish(followup)
+        sent = followup.sent = publish(followup)  # (not a column: for the sweep's report)
         # (counted up to the column's limit: work that fails for good is tried for months,
         # every five minutes, and past the limit every sweep failed, for every match)
         followup.attempts = min(followup.attempts + 1, MAX_ATTEMPTS)
@@ -124,7 +125,22 @@ def republish_due(limit: int = 500) -> list[FollowUp]:
     return due
 
 
+@dataclass
+class Swept:
+    """What a sweep sent: the outbox's follow-ups published again (each with ``sent``:
+    whether the broker took it), and the stalled matches' work (match id, version, kind)
+    the backstop re-enqueued, with whether the broker took each."""
+
+    republished: list[FollowUp]
+    stalled: list[tuple[tuple[str, int, str], bool]]
+
+
 def sweep(older_than: float | None = None) -> list[tuple[str, int, str]]:
+    """:func:`sweep_report`'s backstop: the stalled matches' work it re-enqueued."""
+    return [work for work, _sent in sweep_report(older_than).stalled]
+
+
+def sweep_report(older_than: float | None = None) -> Swept:
     """Publish the outbox's overdue follow-ups, then, as a backstop, re-enqueue the work of
     every match stalled on a COM or a timer with no follow-up due. Safe to run at any time
     and often: a task for a version that has moved on does nothing. The backstop sends a
@@ -132,16 +148,19 @@ def sweep(older_than: float | None = None) -> list[tuple[str, int, str]]:
     beat), unless ``older_than`` is 0 (by hand: now)."""
     if older_than is None:
         older_than = settings.COM_STALL_SECONDS
-    republished = {(str(f.match_id), f.version) for f in republish_due()}
+    due = republish_due()
+    republished = {(str(f.match_id), f.version) for f in due}
     stalled = [
         s
         for s in stalled_matches(older_than)
         if s[:2] not in republished and _first_lately(s, older_than)
     ]
+    sent = []
     for match_id, version, kind in stalled:
         logger.info("sweeper: re-enqueuing %s work for %s at version %s", kind, match_id, version)
-        republish(match_id, version, FollowUpKind.COM if kind == "com" else FollowUpKind.TIMER)
-    return stalled
+        work_kind = FollowUpKind.COM if kind == "com" else FollowUpKind.TIMER
+        sent.append(((match_id, version, kind), republish(match_id, version, work_kind)))
+    return Swept(due, sent)
 
 
 def _first_in(key: str, seconds: float) -> bool:

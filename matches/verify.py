@@ -12,7 +12,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from cards.errors import UNREADABLE_LOG
 from cards.protocol import OPEN
+from games import UnknownGame
 from matches.models import Match, MatchStatus, SeatKind
 from matches.store import game_of, load_events, to_event, unkeyed_allowed, verify_chain
 
@@ -79,10 +81,14 @@ def verify_match(match: Match) -> Report:
     if not rows:
         report.faults.append("no events")
         return report
-    game = game_of(match)
+    try:
+        game = game_of(match)
+    except UnknownGame as exc:  # (its game's package is not installed here)
+        report.faults.append(f"its game is not registered on this server: {exc}")
+        return report
     try:
         events = [to_event(row, game) for row in rows]
-    except (KeyError, TypeError, ValueError) as exc:
+    except UNREADABLE_LOG as exc:
         report.faults.append(f"an event cannot be read: {exc}")
         return report
     try:

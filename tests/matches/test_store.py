@@ -422,6 +422,33 @@ def test_verify_needs_a_match(duel):
     assert Match.objects.count() == 1
 
 
+@pytest.mark.django_db
+def test_a_match_that_cannot_be_verified_is_a_fault_and_the_others_are_verified(
+    duel, alice, monkeypatch
+):
+    """A match of a game not registered here (its package gone), or one whose check fails
+    unforeseen, stopped --all with a traceback: no report of the others, no summary."""
+    from matches import verify as verifying
+
+    gone = match_create(creator=alice, seats=[{"type": "me"}, {"type": "com", "level": "easy"}])
+    Match.objects.filter(pk=gone.pk).update(game="spades")
+    code, out = verify("--all", "--jobs", "1")
+    assert code == 1 and "2 match(es) verified, 1 with faults" in out
+    assert f"{gone.id}: FAULT" in out and "its game is not registered on this server" in out
+    assert f"{duel.id}: OK" in out
+    real = verifying.verify_match
+
+    def failing(match):
+        if match.pk == duel.pk:
+            raise RuntimeError("unforeseen")
+        return real(match)
+
+    monkeypatch.setattr("matches.management.commands.verify_match.verify_match", failing)
+    code, out = verify("--all", "--jobs", "1")
+    assert f"{duel.id}: FAULT" in out and "it could not be verified (RuntimeError)" in out
+    assert "2 match(es) verified, 2 with faults" in out
+
+
 @pytest.mark.django_db(transaction=True)
 def test_verify_all_runs_in_parallel_processes_and_reports_in_order(alice, bob, settings):
     from matches.management.commands.verify_match import BATCH

@@ -373,6 +373,36 @@ def test_the_sweeper_plays_timed_out_turns_and_has_a_command(alice, bob):
     assert any(e.actor.startswith("timer:") for e in events_of(match))
 
 
+def test_the_sweeps_command_says_what_it_sent_and_what_the_broker_refused(
+    alice, monkeypatch, django_capture_on_commit_callbacks
+):
+    """By hand, in a broker's outage: the outbox's follow-ups published again went unsaid
+    ("0 stalled match(es)"), and a match whose work the broker refused "re-enqueued"."""
+    from matches import tasks
+
+    with django_capture_on_commit_callbacks(execute=False):  # (the COM's turn not run)
+        match = match_create(creator=alice, seats=[{"type": "me"}, {"type": "com"}])
+    begun = timezone.now() - timedelta(minutes=5)
+    Match.objects.filter(pk=match.pk).update(turn_started_at=begun)
+    FollowUp.objects.filter(match=match).update(due_at=begun, next_attempt_at=begun)
+    taken = []
+    monkeypatch.setattr(tasks, "publish", lambda f: taken.append(f) or False)
+
+    def swept() -> str:
+        out = StringIO()
+        call_command("sweep_matches", "--older-than", "0", stdout=out)
+        return out.getvalue()
+
+    said = swept()
+    work = f"{match.id} at version {match.version}: com"
+    assert f"{work} the broker did not take it" in said and "1 from the outbox" in said
+    FollowUp.objects.filter(match=match).delete()  # (the backstop's, then)
+    said = swept()
+    assert f"{work} the broker did not take it" in said and "1 stalled match(es)" in said
+    monkeypatch.setattr(tasks, "publish", lambda f: True)
+    assert f"{work} re-enqueued" in swept()
+
+
 def test_a_followup_waits_in_the_outbox_until_the_broker_takes_it(alice, monkeypatch):
     """The broker is away when the match is created: the write stands, the COM's turn is
     kept in the outbox, and the sweeper publishes it once the broker is back."""

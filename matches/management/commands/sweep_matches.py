@@ -11,22 +11,36 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from matches.tasks import sweep
+from matches.tasks import sweep_report
+
+REFUSED = "the broker did not take it (the next sweep tries again)"
 
 
 class Command(BaseCommand):
-    help = "Re-enqueue COM turns and turn timers of stalled matches."
+    help = (
+        "Publish the outbox's overdue COM turns and turn timers, and re-enqueue those of "
+        "stalled matches."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--older-than",
             type=float,
             default=None,
-            help="seconds a match must have waited (default COM_STALL_SECONDS)",
+            help="seconds a match must have waited to count as stalled (default "
+            "COM_STALL_SECONDS); a stalled match's work sent in the last that many seconds, "
+            "by beat or by hand, is not sent again, unless it is 0",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        stalled = sweep(options["older_than"])
-        for match_id, version, kind in stalled:
-            self.stdout.write(f"{match_id} at version {version}: {kind} re-enqueued")
-        self.stdout.write(f"{len(stalled)} stalled match(es)")
+        swept = sweep_report(options["older_than"])
+        for followup in swept.republished:
+            what = f"{followup.match_id} at version {followup.version}: {followup.kind}"
+            said = "published again from the outbox" if followup.sent else REFUSED
+            self.stdout.write(f"{what} {said}")
+        for (match_id, version, kind), sent in swept.stalled:
+            said = "re-enqueued" if sent else REFUSED
+            self.stdout.write(f"{match_id} at version {version}: {kind} {said}")
+        self.stdout.write(
+            f"{len(swept.republished)} from the outbox, {len(swept.stalled)} stalled match(es)"
+        )

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import logging
 import multiprocessing
 import os
 from collections.abc import Iterable, Iterator
@@ -25,9 +26,10 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connections
 
 from matches.models import Match
-from matches.verify import report_lines, verify_match
+from matches.verify import Report, report_lines, verify_match
 
 BATCH = 50  # matches a process verifies per task
+logger = logging.getLogger(__name__)
 
 
 def _verify_batch(match_ids: list[Any], unmasked: bool = False) -> list[tuple[bool, list[str]]]:
@@ -36,7 +38,12 @@ def _verify_batch(match_ids: list[Any], unmasked: bool = False) -> list[tuple[bo
     results = []
     for match_id in match_ids:
         match = matches[match_id]
-        report = verify_match(match)
+        try:
+            report = verify_match(match)
+        except Exception as exc:  # one match's: a fault of its own, the others verified on
+            logger.exception("match %s could not be verified", match_id)
+            report = Report(str(match_id))
+            report.faults.append(f"it could not be verified ({type(exc).__name__})")
         results.append((report.ok, report.lines() if unmasked else report_lines(report, match)))
     return results
 
