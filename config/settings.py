@@ -322,6 +322,10 @@ PUSH_THREADS = env_int("PUSH_THREADS", 4)
 
 # --- Game service ---------------------------------------------------------------------------
 COM_MOVE_DELAY_MS = env_int("COM_MOVE_DELAY_MS", 0)
+# A COM's move is taken no sooner than the slowest of its game and level's recent
+# decisions took, up to this (0: as soon as decided): how long it takes then tells nothing
+# of its hand (matches.services.DecisionTimes, docs/security.md).
+COM_EVEN_TIMING_MS = env_int("COM_EVEN_TIMING_MS", 1000)
 # The COM turns that answer one account's moves (or, first in a match and between COMs,
 # its creator's) may take in a minute on each queue (0: no bound); past them, the
 # account's next COM turns there wait for a later minute: the

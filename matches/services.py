@@ -19,7 +19,10 @@ import hashlib
 import json
 import logging
 import random
+import threading
+import time
 import uuid
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -855,6 +858,50 @@ def com_rng(match_id: object, version: int, seat: int) -> random.Random:
     return random.Random(int.from_bytes(digest.digest()[:8], "big"))
 
 
+class DecisionTimes:
+    """How long the COMs of each game, level and phase took to decide, lately, in this
+    process (a phase's decisions, a pass or a play, are alike; the phase is public).
+
+    A COM's move is taken no sooner than the slowest of its last ``KEEP`` decisions took
+    (up to ``COM_EVEN_TIMING_MS``): the time a move takes then tells nothing of the hand it
+    was decided on. Without it, a reader of the events' times (or of when a stream sends
+    them) learns what the rules hide: a move decided at once was a forced one (the seat
+    had one card to play, so it is void in the suit led), a slow one was not.
+    """
+
+    KEEP = 200
+
+    def __init__(self) -> None:
+        self._times: dict[tuple[str, ...], deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def floor(self, key: tuple[str, ...]) -> float:
+        with self._lock:
+            times = self._times.get(key)
+            return max(times) if times else 0.0
+
+    def note(self, key: tuple[str, ...], seconds: float) -> None:
+        with self._lock:
+            self._times.setdefault(key, deque(maxlen=self.KEEP)).append(seconds)
+
+
+decision_times = DecisionTimes()
+
+
+def decided_evenly(game: Game, state: State, seat: int, level: str, rng: random.Random) -> Any:
+    """The COM's move for ``seat``, taken no sooner than its recent decisions took."""
+    cap = settings.COM_EVEN_TIMING_MS / 1000
+    started = time.monotonic()
+    action = game.com_action(state, seat, level, rng)
+    took = time.monotonic() - started
+    key = (game.info.name, level, game.summary(state).phase)
+    floor = min(decision_times.floor(key), cap)
+    decision_times.note(key, took)
+    if took < floor:
+        time.sleep(floor - took)
+    return action
+
+
 def auto_move(
     *, match_id: object, expected_version: int, levels: dict[int, str], timer: bool = False
 ) -> ActResult | None:
@@ -864,18 +911,24 @@ def auto_move(
     seat (``timer:<seat>``). Returns ``None``, writing nothing, when the match
     moved past ``expected_version``, is not active, or none of those seats is to act: such
     a request is stale.
+
+    The move is decided without the row lock, and taken no sooner than the COM's recent
+    decisions took (:class:`DecisionTimes`); it is written under the lock only while the
+    match is still at ``expected_version`` (the state it was decided on).
     """
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or match.version != expected_version or match.status != MatchStatus.ACTIVE:
+        return None
+    game = game_of(match)
+    state = load_state(match)
+    seat = next((s for s in game.seats_to_act(state) if s in levels), None)
+    if seat is None:
+        return None
+    action = decided_evenly(game, state, seat, levels[seat], com_rng(match.id, match.version, seat))
     with transaction.atomic():
         match = _lock(match_id)
         if match.version != expected_version or match.status != MatchStatus.ACTIVE:
-            return None
-        game = game_of(match)
-        state = load_state(match)
-        seat = next((s for s in game.seats_to_act(state) if s in levels), None)
-        if seat is None:
-            return None
-        rng = com_rng(match.id, match.version, seat)
-        action = game.com_action(state, seat, levels[seat], rng)
+            return None  # (moved on meanwhile: its own write scheduled what comes next)
         events = game.decide(state, seat, action)
         first_seq = match.version + 1
         who = f"{TIMER_ACTOR}:{seat}" if timer else f"com:{levels[seat]}:{seat}"

@@ -243,6 +243,54 @@ def test_a_timed_out_turn_is_played_by_the_server(alice, bob):
     assert "auto_moves" not in match_view(match, None)
 
 
+def test_a_coms_move_takes_no_less_than_its_recent_decisions_took(
+    alice, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A COM's forced move, decided at once, came out at once; a free one, searched, a tenth
+    of a second or more later: a reader of the events' times learnt which (in Hearts: that
+    the seat was void in the suit led)."""
+    import time
+
+    from games import get_game
+    from matches import services
+
+    settings.COM_EVEN_TIMING_MS = 1000
+    monkeypatch.setattr(services, "decision_times", services.DecisionTimes())
+    golf = get_game("golf")
+    real = golf.com_action
+    thinking = [0.3, 0.0]  # a slow decision, then one made at once
+
+    def decide(state, seat, level, rng):
+        time.sleep(thinking.pop(0))
+        return real(state, seat, level, rng)
+
+    monkeypatch.setattr(golf, "com_action", decide)
+    with django_capture_on_commit_callbacks(execute=False):  # (the COM's turns run here)
+        match = match_create(creator=alice, seats=[{"type": "me"}, {"type": "com"}])
+    took = []
+    for _ in range(2):  # its two opening flips
+        match.refresh_from_db()
+        started = time.monotonic()
+        with django_capture_on_commit_callbacks(execute=False):
+            assert com_turn(match_id=match.id, expected_version=match.version)
+        took.append(time.monotonic() - started)
+    assert took[0] >= 0.3 and took[1] >= 0.3  # the second waited as long as the first took
+    # the move is decided without the row lock: a match that moved on meanwhile (alice
+    # flipped as the COM decided its flip) is written nothing (alice's write set what next)
+    with django_capture_on_commit_callbacks(execute=False):
+        other = match_create(creator=alice, seats=[{"type": "me"}, {"type": "com"}])
+
+    def decide_as_alice_flips(state, seat, level, rng):
+        with django_capture_on_commit_callbacks(execute=False):
+            match_act(match_id=other.id, user=alice, action={"type": "reveal", "position": 0})
+        return real(state, seat, level, rng)
+
+    monkeypatch.setattr(golf, "com_action", decide_as_alice_flips)
+    with django_capture_on_commit_callbacks(execute=False):
+        assert not com_turn(match_id=other.id, expected_version=other.version)
+    assert [e.actor for e in events_of(other)][-1] == f"user:{alice.pk}:0"
+
+
 def test_com_turns_count_toward_the_account_whose_moves_they_answer(
     alice, bob, settings, monkeypatch, django_capture_on_commit_callbacks
 ):
