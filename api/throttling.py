@@ -18,6 +18,11 @@ from rest_framework import throttling
 
 
 class AtomicRate(throttling.SimpleRateThrottle):
+    #: What this request costs against the rate: one, unless its view says more (the events
+    #: a whole-log read reads). At most the whole rate: one costing more goes once the
+    #: window is free.
+    cost = 1
+
     def allow_request(self, request: Any, view: Any) -> bool:
         if self.rate is None:
             return True
@@ -27,22 +32,23 @@ class AtomicRate(throttling.SimpleRateThrottle):
         self.now = self.timer()
         window = int(self.now // self.duration)
         current = f"{self.key}:{window}"
-        count = self._increment(current)
+        cost = max(1, min(self.cost, self.num_requests))
+        count = self._increment(current, cost)
         self.earlier = int(self.cache.get(f"{self.key}:{window - 1}", 0))
         self.into = self.now / self.duration - window  # how far into its window, 0..1
         if self.earlier * (1 - self.into) + count <= self.num_requests:
             return True
-        self.count = count - 1
+        self.count = count - cost
         with contextlib.suppress(ValueError):  # evicted meanwhile: nothing to take back
-            self.cache.decr(current)
+            self.cache.decr(current, cost)
         return self.throttle_failure()
 
-    def _increment(self, key: str) -> int:
+    def _increment(self, key: str, by: int = 1) -> int:
         for _ in range(3):
             self.cache.add(key, 0, self.duration * 2 + 1)
             with contextlib.suppress(ValueError):  # evicted between the two calls: again
-                return int(self.cache.incr(key))
-        return 1
+                return int(self.cache.incr(key, by))
+        return by
 
     def wait(self) -> float | None:
         """Seconds until a request would be let through: the previous window's share must

@@ -1086,11 +1086,29 @@ class _Exports:
     throttle_scope = "exports"
 
 
-def charge_as_export(request: Request) -> None:
-    """Count this request among the account's reads of a whole log (``exports``): a stream
-    that starts with more than a page of events behind it does an export's work."""
+class _ExportedEvents:
+    throttle_scope = "exported_events"
+
+
+def charge_as_export(request: Request, events: int) -> None:
+    """Count this request among the account's reads of a whole log (``exports``), and its
+    ``events`` among the events they read (``exported_events``): a stream that starts with
+    more than a page of events behind it does an export's work."""
     throttle = ScopedRateThrottle()
     if not throttle.allow_request(request, _Exports()):
+        raise Throttled(throttle.wait())
+    charge_events(request, events)
+
+
+def charge_events(request: Request, events: int) -> None:
+    """Count ``events`` read by a whole-log read (an export, an audit page, a stream from
+    far behind) among the account's ``exported_events``: such a read's cost grows with the
+    log (a 100,000-event log took seconds of a core), not with the number of requests."""
+    if request.method == "HEAD":  # (sent none)
+        return
+    throttle = ScopedRateThrottle()
+    throttle.cost = events
+    if not throttle.allow_request(request, _ExportedEvents()):
         raise Throttled(throttle.wait())
 
 
@@ -1143,7 +1161,7 @@ class StreamView(OptionsInJSON, QueryChecked, APIView):
             return Response(status=status.HTTP_204_NO_CONTENT)
         # a log's worth to send at once (a HEAD is sent none)
         if match.version - after > push.EXPORT_PAGE and request.method != "HEAD":
-            charge_as_export(request)
+            charge_as_export(request, match.version - after)
         media_type = push.NDJSON if request.accepted_renderer.format == "ndjson" else push.SSE
         note = _push_note(request, match, "stream", after=after, media_type=media_type)
         if push.under_router(request):  # the router streams, on its event loop
@@ -1199,6 +1217,8 @@ class AuditView(QueryChecked, APIView):
     def get(self, request: Request, match_id: str) -> Response:
         match = selectors.get_match(match_id)
         after, limit = AFTER.read(request), AUDIT_LIMIT.read(request)
+        if match.ended:  # (else a 409: nothing is read)
+            charge_events(request, min(limit, max(0, match.version - after)))
         return Response(selectors.audit_record(match, after=after, limit=limit))
 
 
@@ -1221,6 +1241,7 @@ class ExportView(OptionsInJSON, QueryChecked, APIView):
     )
     def get(self, request: Request, match_id: str) -> HttpResponseBase:
         match = selectors.get_match(match_id)
+        charge_events(request, match.version)
         # the log as it is now (later events are not included), counted among the
         # account's waiters while it is read (a reader may take it slowly)
         note = _push_note(request, match, "export", upto=match.version)

@@ -201,6 +201,8 @@ REST_FRAMEWORK = {
         "hints": env_str("THROTTLE_HINTS", "60/min"),
         "history": env_str("THROTTLE_HISTORY", "600/min"),  # states at a version
         "exports": env_str("THROTTLE_EXPORTS", "30/min"),  # the whole log: audit, export
+        # and the events those reads read (a long log costs as many short ones)
+        "exported_events": env_str("THROTTLE_EXPORTED_EVENTS", "60000/min"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     "NUM_PROXIES": NUM_PROXIES,

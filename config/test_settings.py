@@ -55,7 +55,8 @@ REST_FRAMEWORK = {
             "exports",
         ),
         "10000/min",
-    ),
+    )
+    | {"exported_events": "10000000/min"},
 }
 PUSH_LISTENER_IDLE_SECONDS = 0  # every test's event loop is its own: close at once
 # Every API response the suite receives is checked against the OpenAPI schema

@@ -811,6 +811,32 @@ def test_a_stream_from_far_behind_counts_as_a_read_of_the_whole_log(alice, ops, 
     assert_problem(alice.get(f"/api/matches/{duel}/export"), 429, "throttled")  # one budget
 
 
+def test_whole_log_reads_are_counted_by_the_events_they_read(alice, ops, duel, monkeypatch):
+    """An export was counted as one request whatever its log: thirty a minute of a match of
+    100,000 events took two cores. Each reads its events from a budget of the account's
+    (one longer than the whole budget goes once the window is free)."""
+    from api import push
+
+    assert ops.post(f"/api/matches/{duel}/abort", {}, format="json").status_code == 200
+    version = alice.get(f"/api/matches/{duel}").json()["version"]
+    tighten(monkeypatch, exported_events=f"{2 * version}/min")
+    assert [alice.get(f"/api/matches/{duel}/export").status_code for _ in range(2)] == [200] * 2
+    refused = alice.get(f"/api/matches/{duel}/export")
+    assert_problem(refused, 429, "throttled")
+    assert int(refused["Retry-After"]) > 0
+    # one budget: the audit's pages (by the events they hold) and a stream from far behind
+    assert_problem(alice.get(f"/api/matches/{duel}/audit", {"limit": 1}), 429, "throttled")
+    monkeypatch.setattr(push, "EXPORT_PAGE", 2)
+    assert_problem(
+        alice.get(f"/api/matches/{duel}/stream?after=0", HTTP_ACCEPT=push.NDJSON), 429, "throttled"
+    )
+    # a log longer than the whole budget: read once the window is free, not never
+    tighten(monkeypatch, exported_events=f"{version - 1}/min")
+    monkeypatch.setattr(SimpleRateThrottle, "timer", lambda self: 60.0 * 10**6)
+    assert alice.get(f"/api/matches/{duel}/export").status_code == 200
+    assert_problem(alice.get(f"/api/matches/{duel}/export"), 429, "throttled")
+
+
 def test_one_address_makes_a_bounded_number_of_accounts_a_day(anon, users, monkeypatch):
     """Every bound is one per account (matches, COM turns, waits): 20 new accounts a minute
     from one address, each with its own, multiplied them without end."""
