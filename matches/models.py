@@ -230,6 +230,14 @@ class MatchEvent(models.Model):
             models.UniqueConstraint(fields=["match", "seq"], name="golf_event_unique_seq"),
             models.CheckConstraint(condition=Q(seq__gte=1), name="golf_event_seq_from_one"),
         ]
+        indexes = [
+            # the moves a turn timer made (a player's view lists its own): few of a log
+            models.Index(
+                fields=["match", "seq"],
+                name="golf_event_timer_idx",
+                condition=Q(actor__startswith="timer"),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.match_id} #{self.seq} {self.type}"

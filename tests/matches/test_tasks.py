@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from io import StringIO
 
@@ -389,6 +390,27 @@ def test_a_timer_and_a_leaver_stand_in_at_a_level_the_game_has(alice, bob, carol
         assert {s.com_level for s in match.seats.all()} == {"", "high"}  # (the middle level)
     finally:
         games.unregister(TOY.info.name)
+
+
+def test_a_players_timed_out_moves_are_read_from_an_index_of_the_timers_moves(alice, bob):
+    """Listing them read every event of the match, on every read of a timed match."""
+    from django.db import connection
+
+    from matches.selectors import auto_moves
+
+    match = timed_duel(alice, bob)
+    with connection.cursor() as cursor:  # a long log (its events only read here)
+        cursor.execute(
+            "INSERT INTO golf_matchevent (id, match_id, seq, type, version, payload, actor, "
+            "created_at, hash) SELECT gen_random_uuid(), %s, n, 'noted', 1, '{}', 'system', "
+            "now(), '' FROM generate_series(%s, %s) AS n",
+            [match.id, match.version + 1, match.version + 5000],
+        )
+        cursor.execute("ANALYZE golf_matchevent")
+    plan = auto_moves(match, 0).explain(analyze=True)
+    assert "golf_matchevent_p" in plan and "Seq Scan" not in plan, plan
+    removed = [int(n) for n in re.findall(r"Rows Removed by Filter: (\d+)", plan)]
+    assert sum(removed) < 10, plan  # (not the 5,000 events that are no timer's)
 
 
 def test_a_timer_for_an_old_version_does_nothing(alice, bob):
