@@ -363,7 +363,10 @@ class AbortSerializer(StrictSerializer):
 class EventSerializer(serializers.Serializer):
     seq = serializers.IntegerField(help_text="1, 2, 3, ...: the match's version after it")
     type = serializers.CharField()
-    schema_version = serializers.IntegerField(help_text="the version of this type's payload")
+    schema_version = serializers.IntegerField(
+        help_text="the version of this type's payload it was stored in (`data` is always "
+        "in today's shape: an older event is upcast before it is shown)"
+    )
     actor = serializers.CharField(
         help_text=(
             "who caused it: user:<id>:<seat> (user:<id> for a match's creation, and in older "
