@@ -32,7 +32,7 @@ class AtomicRate(throttling.SimpleRateThrottle):
         self.now = self.timer()
         window = int(self.now // self.duration)
         current = f"{self.key}:{window}"
-        cost = max(1, min(self.cost, self.num_requests))
+        cost = self.charged = max(1, min(self.cost, self.num_requests))
         count = self._increment(current, cost)
         self.earlier = int(self.cache.get(f"{self.key}:{window - 1}", 0))
         self.into = self.now / self.duration - window  # how far into its window, 0..1
@@ -51,12 +51,19 @@ class AtomicRate(throttling.SimpleRateThrottle):
         return by
 
     def wait(self) -> float | None:
-        """Seconds until a request would be let through: the previous window's share must
-        leave room for one, ``(1 - t) * earlier + count + 1 <= rate``."""
-        n, count = self.num_requests, self.count
-        if count >= n:  # the current window is full: in the next one, it is the earlier
-            return (1 - self.into + max(0.0, 1 - (n - 1) / count)) * self.duration
-        return max(0.0, 1 - (n - count - 1) / self.earlier - self.into) * self.duration
+        """Seconds until this request (of its cost ``c``) would be let through: the previous
+        window's share must leave room for it, ``(1 - t) * earlier + count + c <= rate``."""
+        n, count, cost, earlier = self.num_requests, self.count, self.charged, self.earlier
+        if count + cost <= n:  # room in this window, once enough of the last has slid off
+            if earlier <= 0:
+                return 0.0
+            return max(0.0, 1 - (n - count - cost) / earlier - self.into) * self.duration
+        # in the next window, where this one is the earlier (one costing the whole rate:
+        # the window after it)
+        if count <= 0:
+            return (1 - self.into) * self.duration
+        slid = min(1.0, max(0.0, 1 - (n - cost) / count))
+        return (1 - self.into + slid) * self.duration
 
 
 # DRF's class first: the scoped one picks its scope and rate in ``allow_request``, then

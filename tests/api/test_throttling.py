@@ -118,3 +118,35 @@ def test_the_window_slides_and_refused_requests_do_not_count(users, monkeypatch)
     clock[0] += 18  # half of the earlier minute left: 2.5 of its 5, and 1 now, so 1 more
     assert [ask()[0] for _ in range(2)] == [True, False]
     cache.clear()
+
+
+@pytest.mark.django_db
+def test_a_request_costing_more_than_one_is_told_when_it_fits(users, monkeypatch):
+    """A whole-log read costs its events: refused with the last window empty, its wait
+    divided by that window's count (a 500); with it full, the wait said was too short."""
+    from rest_framework.test import APIRequestFactory
+    from rest_framework.views import APIView
+
+    cache.clear()
+    clock = [6000.0 + 30]  # half a minute into a minute
+    request = APIView().initialize_request(APIRequestFactory().get("/"))
+    request.user = users["alice"]
+
+    def ask(cost):
+        throttle = scoped_throttle(monkeypatch, clock)
+        throttle.cost = cost
+        return throttle.allow_request(request, Scoped()), throttle
+
+    assert ask(2)[0]  # 2 of 5, the minute before empty
+    allowed, refused = ask(4)
+    assert not allowed and refused.wait() == pytest.approx(30 + 60 * (1 - 1 / 2))
+    clock[0] += refused.wait()  # then it fits: (1 - 0.5) * 2 + 4 <= 5
+    assert ask(4)[0]
+    # one costing the whole rate, after a minute with some: the minute after the next
+    clock[0] = 6000.0 + 600
+    assert ask(1)[0]
+    allowed, refused = ask(5)
+    assert not allowed and refused.wait() == pytest.approx(60 + 60)
+    clock[0] += refused.wait()
+    assert ask(5)[0]
+    cache.clear()
