@@ -120,8 +120,9 @@ class FilterLookupsOnly:
             field = get_fields_from_path(admin_.model, path)[-1]
             if field.is_relation:  # as its filter asks: by the related row's key, or none
                 return rest in {f"{field.target_field.name}__exact", "isnull"}
-            if rest in DATE_PARTS:  # (a year of 30 digits overflowed the hierarchy's date)
-                return bool(re.fullmatch(r"[0-9]{1,4}", str(value)))
+            if rest in DATE_PARTS:  # (a year of 30 digits, or 9999, overflowed its range)
+                bound = {"year": 9998, "month": 12, "day": 31}[rest]
+                return bool(re.fullmatch(r"[0-9]{1,4}", str(value))) and 1 <= int(value) <= bound
             return rest in FILTERS_LOOKUPS  # one the filters make (no regex to fail on)
         return False
 
