@@ -113,6 +113,11 @@ export function onAccountChange(listener) {
   accountListeners.push(listener);
 }
 
+/** Whether the saved token is this page's (not another tab's log-in since). */
+export function savedTokenIsOurs() {
+  return savedToken() === pageToken;
+}
+
 /** Whether the saved token is another than this page's (the listeners are told so). */
 function accountChanged() {
   if (savedToken() === pageToken) return false;

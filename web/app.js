@@ -71,7 +71,8 @@ async function guarded(work) {
 /** A 401: the saved token no longer holds (revoked, expired); it is forgotten, and the
  * page says so and asks to log in again. @param {api.ApiError} error */
 async function loggedOut(error) {
-  api.saveToken(null);
+  // (the token refused is this page's: one another tab saved since is that tab's to keep)
+  if (api.savedTokenIsOurs()) api.saveToken(null);
   showError(`${error.readable}\nPlease log in again.`);
   await route();
 }

@@ -56,6 +56,8 @@
 //   otherTab       a log-out in another tab shows this one the log-in form; a log-in as
 //                  another account there is never sent from this tab under this one's
 //                  name, a click made before it heard of it included;
+//   refusedAfterOtherTab a 401 on this page's move, answered after another tab saved
+//                  another account's token: that token is kept;
 //   addresses      a match's address in capitals or ending in "/" opens it; one naming no
 //                  match says so over the lobby; an unknown match links to the lobby (no
 //                  "Try again" that cannot succeed);
@@ -1158,6 +1160,29 @@ scenarios.otherTab = async () => {
   const after = requests.slice(sent).map((r) => `${r.method} ${r.path} ${r.headers.authorization}`);
   await other.close();
   return { shown, loggedOutElsewhere, bobShown: await who(), after };
+};
+
+scenarios.refusedAfterOtherTab = async () => {
+  // a move whose answer (401: this page's token revoked) comes after another tab saved
+  // bob's token: bob's is kept
+  const match = fakeMatch([golfView(10)]);
+  let release = () => {};
+  const answered = new Promise((resolve) => (release = resolve));
+  const { page } = await open(async (method, path, query) => {
+    if (method === "POST") {
+      await answered;
+      return unauthorized();
+    }
+    return match.answer(method, path, query);
+  });
+  await atVersion(page, 10);
+  await page.locator('.seat.mine button[data-position="0"]').click();
+  await sleep(300);
+  await page.evaluate(() => localStorage.setItem("card-games-token", "bob-token"));
+  release();
+  await page.locator("#errors:not([hidden])").waitFor();
+  await sleep(300);
+  return { token: await page.evaluate(() => localStorage.getItem("card-games-token")) };
 };
 
 scenarios.addresses = async () => {

@@ -491,3 +491,7 @@ def test_a_verification_that_fails_can_be_checked_again_and_a_401_logs_out(scena
 def test_a_retry_after_past_a_minute_is_waited_a_minute(scenarios):
     seen = seen_in(scenarios, "retryAfterCapped")
     assert seen["before"] == 1 and seen["after"] == 2
+
+
+def test_a_401_of_this_pages_token_keeps_another_tabs_log_in(scenarios):
+    assert seen_in(scenarios, "refusedAfterOtherTab")["token"] == "bob-token"
