@@ -23,7 +23,7 @@ import threading
 import time
 import uuid
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -888,8 +888,11 @@ class DecisionTimes:
 decision_times = DecisionTimes()
 
 
-def decided_evenly(game: Game, state: State, seat: int, level: str, rng: random.Random) -> Any:
-    """The COM's move for ``seat``, taken no sooner than its recent decisions took."""
+def decided_evenly(
+    game: Game, state: State, seat: int, level: str, rng: random.Random
+) -> tuple[Any, float]:
+    """The COM's move for ``seat``, and the seconds it is to wait before it is taken: as
+    long as its recent decisions took, less this one's time."""
     cap = settings.COM_EVEN_TIMING_MS / 1000
     started = time.monotonic()
     action = game.com_action(state, seat, level, rng)
@@ -897,9 +900,7 @@ def decided_evenly(game: Game, state: State, seat: int, level: str, rng: random.
     key = (game.info.name, level, game.summary(state).phase)
     floor = min(decision_times.floor(key), cap)
     decision_times.note(key, took)
-    if took < floor:
-        time.sleep(floor - took)
-    return action
+    return action, max(0.0, floor - took)
 
 
 def auto_move(
@@ -916,6 +917,28 @@ def auto_move(
     decisions took (:class:`DecisionTimes`); it is written under the lock only while the
     match is still at ``expected_version`` (the state it was decided on).
     """
+    decided = decide_auto_move(match_id, expected_version, levels)
+    if decided is None:
+        return None
+    seat, action, wait = decided
+    if wait:
+        time.sleep(wait)
+    return commit_auto_move(
+        match_id=match_id,
+        expected_version=expected_version,
+        seat=seat,
+        level=levels[seat],
+        action=action,
+        timer=timer,
+    )
+
+
+def decide_auto_move(
+    match_id: object, expected_version: int, levels: dict[int, str]
+) -> tuple[int, Any, float] | None:
+    """The seat among ``levels`` to move, its COM's move and the seconds it is to wait
+    before it is taken (:func:`decided_evenly`), decided without the row lock; ``None``
+    when the match is not at ``expected_version``, not active, or none of them is to act."""
     match = Match.objects.filter(pk=match_id).first()
     if match is None or match.version != expected_version or match.status != MatchStatus.ACTIVE:
         return None
@@ -924,27 +947,87 @@ def auto_move(
     seat = next((s for s in game.seats_to_act(state) if s in levels), None)
     if seat is None:
         return None
-    action = decided_evenly(game, state, seat, levels[seat], com_rng(match.id, match.version, seat))
+    rng = com_rng(match.id, match.version, seat)
+    action, wait = decided_evenly(game, state, seat, levels[seat], rng)
+    return seat, action, wait
+
+
+def commit_auto_move(
+    *,
+    match_id: object,
+    expected_version: int,
+    seat: int,
+    level: str,
+    action: Any,
+    timer: bool = False,
+) -> ActResult | None:
+    """Write ``seat``'s move ``action`` (its COM's, or with ``timer`` the turn timer's),
+    decided at ``expected_version``, under the row lock while the match is still there
+    (``None`` if it moved on: its own write scheduled what comes next)."""
     with transaction.atomic():
         match = _lock(match_id)
         if match.version != expected_version or match.status != MatchStatus.ACTIVE:
-            return None  # (moved on meanwhile: its own write scheduled what comes next)
+            return None
+        game = game_of(match)
+        state = load_state(match)
+        if seat not in game.seats_to_act(state):
+            return None
         events = game.decide(state, seat, action)
         first_seq = match.version + 1
-        who = f"{TIMER_ACTOR}:{seat}" if timer else f"com:{levels[seat]}:{seat}"
+        if timer:  # (the COMs' turns that follow answer this seat's turn run out)
+            match.com_turns_charged_to_id = match.seat_users[seat] or match.com_turns_charged_to_id
+        who = f"{TIMER_ACTOR}:{seat}" if timer else f"com:{level}:{seat}"
         new_state, rows = _commit_events(match, state, events, actor=who)
         return ActResult(match, first_seq, match.version, state=new_state, rows=rows, seat=seat)
 
 
-def com_turn(*, match_id: object, expected_version: int) -> bool:
+def com_turn(
+    *,
+    match_id: object,
+    expected_version: int,
+    later: Callable[[int, str, Any, float], object] | None = None,
+) -> bool:
     """The move of the first COM seat to act (each move is its own write, so readers see
-    COM moves one by one; the next is scheduled by the write). False when stale."""
+    COM moves one by one; the next is scheduled by the write). False when stale. A move to
+    wait for (:func:`decided_evenly`) is handed to ``later(seat, level, action as JSON,
+    seconds)`` to write then (a worker's task with a countdown: no worker waits), if given;
+    else it is waited for here."""
     levels = dict(
         Seat.objects.filter(match_id=match_id, kind=SeatKind.COM).values_list("index", "com_level")
     )
-    return bool(levels) and (
-        auto_move(match_id=match_id, expected_version=expected_version, levels=levels) is not None
+    decided = decide_auto_move(match_id, expected_version, levels) if levels else None
+    if decided is None:
+        return False
+    seat, action, wait = decided
+    if wait and later is not None:
+        game = game_of(Match.objects.only("game").get(pk=match_id))
+        later(seat, levels[seat], game.action_to_json(action), wait)
+        return True
+    if wait:
+        time.sleep(wait)
+    result = commit_auto_move(
+        match_id=match_id,
+        expected_version=expected_version,
+        seat=seat,
+        level=levels[seat],
+        action=action,
     )
+    return result is not None
+
+
+def com_move_later(
+    *, match_id: object, expected_version: int, seat: int, level: str, action_json: Any
+) -> bool:
+    """Write a COM's move decided earlier (:func:`com_turn`'s ``later``), while the match
+    is still at ``expected_version``."""
+    match = Match.objects.only("game").filter(pk=match_id).first()
+    if match is None:
+        return False
+    action = game_of(match).action_from_json(action_json)
+    result = commit_auto_move(
+        match_id=match_id, expected_version=expected_version, seat=seat, level=level, action=action
+    )
+    return result is not None
 
 
 def stand_in_level(game: Game) -> str:
@@ -1122,7 +1205,9 @@ def _hand_to_com(match: Match, row: Seat, level: str) -> None:
     row.kind, row.user, row.com_level, row.shared = SeatKind.COM, None, level, False
     row.save(update_fields=["kind", "user", "com_level", "shared", "handed_from"])
     match.seat_users = [None if i == seat else uid for i, uid in enumerate(match.seat_users)]
-    match.save(update_fields=["seat_users", "updated_at"])
+    if all(uid is None for uid in match.seat_users):  # COMs alone: their turns the creator's
+        match.com_turns_charged_to_id = None
+    match.save(update_fields=["seat_users", "com_turns_charged_to", "updated_at"])
     if match.status == MatchStatus.ACTIVE and seat in match.seats_to_act:
         followup = _followup(match, load_state(match))
         if followup is not None and followup.kind == FollowUpKind.COM:

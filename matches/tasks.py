@@ -12,6 +12,7 @@ import logging
 import threading
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
@@ -204,10 +205,39 @@ TASK_OPTIONS = {
 }
 
 
+@shared_task(bind=True, **TASK_OPTIONS)
+def play_com_turn(self: Any, match_id: str, expected_version: int) -> bool:
+    """Play one COM move for ``match_id`` if it is still at ``expected_version``. A move to
+    be taken later (``services.decided_evenly``) goes to :func:`write_com_move` with that
+    countdown, on this task's queue: no worker waits for it."""
+    queue = (self.request.delivery_info or {}).get("routing_key") or settings.INTERACTIVE_QUEUE
+
+    def later(seat: int, level: str, action: Any, seconds: float) -> None:
+        write_com_move.apply_async(
+            args=(match_id, expected_version, seat, level, action),
+            queue=queue,
+            countdown=seconds,
+        )
+
+    return services.com_turn(
+        match_id=match_id, expected_version=expected_version, later=None if _eager() else later
+    )
+
+
 @shared_task(**TASK_OPTIONS)
-def play_com_turn(match_id: str, expected_version: int) -> bool:
-    """Play one COM move for ``match_id`` if it is still at ``expected_version``."""
-    return services.com_turn(match_id=match_id, expected_version=expected_version)
+def write_com_move(
+    match_id: str, expected_version: int, seat: int, level: str, action: Any
+) -> bool:
+    """Write a COM's move :func:`play_com_turn` decided, if the match is still at
+    ``expected_version`` (a lost one: the outbox's follow-up, still there, plays the turn
+    again, deciding the same move)."""
+    return services.com_move_later(
+        match_id=match_id,
+        expected_version=expected_version,
+        seat=seat,
+        level=level,
+        action_json=action,
+    )
 
 
 @shared_task(**TASK_OPTIONS)

@@ -292,8 +292,36 @@ def test_a_coms_move_takes_no_less_than_its_recent_decisions_took(
     assert [e.actor for e in events_of(other)][-1] == f"user:{alice.pk}:0"
 
 
+def test_on_a_worker_a_coms_move_to_wait_for_is_written_later_by_a_task_of_its_own(
+    alice, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A worker waiting out a COM's move held its place meanwhile: one account's COMs took
+    a worker's time for their waits too. The move goes to a task with a countdown."""
+    from matches import services
+
+    settings.COM_EVEN_TIMING_MS = 1000
+    monkeypatch.setattr(services, "decision_times", services.DecisionTimes())
+    with django_capture_on_commit_callbacks(execute=False):
+        match = match_create(creator=alice, seats=[{"type": "me"}, {"type": "com"}])
+    services.decision_times.note(("golf", "normal", match.phase), 0.4)  # its slowest lately
+    handed = []
+
+    def later(seat, level, action, seconds):
+        handed.append((seat, level, action, seconds))
+
+    assert com_turn(match_id=match.id, expected_version=match.version, later=later)
+    ((seat, level, action, seconds),) = handed
+    assert (seat, level) == (1, "normal") and 0.3 < seconds <= 0.4 and action["type"] == "reveal"
+    assert events_of(match)[-1].actor.startswith("user:")  # nothing written yet
+    with django_capture_on_commit_callbacks(execute=False):
+        kwargs = {"match_id": match.id, "seat": seat, "level": level, "action_json": action}
+        assert services.com_move_later(expected_version=match.version, **kwargs)
+        assert not services.com_move_later(expected_version=match.version, **kwargs)  # stale
+    assert events_of(match)[-1].actor == "com:normal:1"
+
+
 def test_com_turns_count_toward_the_account_whose_moves_they_answer(
-    alice, bob, settings, monkeypatch, django_capture_on_commit_callbacks
+    alice, bob, staff, settings, monkeypatch, django_capture_on_commit_callbacks
 ):
     """Bob joins alice's match against a COM and plays fast: the COM's turns counted toward
     alice's COM_TURNS_PER_MINUTE, putting off the COMs of her own matches, not bob's."""
@@ -301,6 +329,7 @@ def test_com_turns_count_toward_the_account_whose_moves_they_answer(
 
     from games import get_game
     from matches import services
+    from matches.services import seat_to_com
 
     settings.COM_TURNS_PER_MINUTE = 6
     now = timezone.now().replace(second=10, microsecond=0)
@@ -329,6 +358,12 @@ def test_com_turns_count_toward_the_account_whose_moves_they_answer(
         bobs = match_create(creator=bob, seats=[{"type": "me"}, {"type": "com"}])
     due = {f.match_id: f.due_at for f in FollowUp.objects.filter(kind=FollowUpKind.COM)}
     assert due[own.id] == now and due[bobs.id] > now  # bob's own COM waits, not alice's
+    # once COMs alone play it (bob's seat handed over), their turns are its creator's again
+    lobby.refresh_from_db()
+    assert lobby.com_turns_charged_to_id == bob.pk
+    seat_to_com(match_id=lobby.id, seat=0, by=staff)
+    lobby.refresh_from_db()
+    assert lobby.com_turns_charged_to_id is None
 
 
 def test_a_com_turn_whose_write_is_not_made_is_not_counted(
