@@ -881,8 +881,13 @@ class DecisionTimes:
             return max(times) if times else 0.0
 
     def note(self, key: tuple[str, ...], seconds: float) -> None:
+        """Keep ``seconds`` among the key's last (not a process's first decision of a
+        kind: a cold one, its modules and caches loaded, would hold the rest back)."""
         with self._lock:
-            self._times.setdefault(key, deque(maxlen=self.KEEP)).append(seconds)
+            if key not in self._times:
+                self._times[key] = deque(maxlen=self.KEEP)
+                return
+            self._times[key].append(seconds)
 
 
 decision_times = DecisionTimes()

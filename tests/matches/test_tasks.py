@@ -268,6 +268,7 @@ def test_a_coms_move_takes_no_less_than_its_recent_decisions_took(
     monkeypatch.setattr(golf, "com_action", decide)
     with django_capture_on_commit_callbacks(execute=False):  # (the COM's turns run here)
         match = match_create(creator=alice, seats=[{"type": "me"}, {"type": "com"}])
+    services.decision_times.note(("golf", "normal", match.phase), 9.0)  # (a cold one: not kept)
     took = []
     for _ in range(2):  # its two opening flips
         match.refresh_from_db()
@@ -303,7 +304,8 @@ def test_on_a_worker_a_coms_move_to_wait_for_is_written_later_by_a_task_of_its_o
     monkeypatch.setattr(services, "decision_times", services.DecisionTimes())
     with django_capture_on_commit_callbacks(execute=False):
         match = match_create(creator=alice, seats=[{"type": "me"}, {"type": "com"}])
-    services.decision_times.note(("golf", "normal", match.phase), 0.4)  # its slowest lately
+    for seconds in (9.0, 0.4):  # a process's first (cold, not kept), then its slowest lately
+        services.decision_times.note(("golf", "normal", match.phase), seconds)
     handed = []
 
     def later(seat, level, action, seconds):
