@@ -187,10 +187,11 @@ def _com_due(match: Match, now: datetime, queue: str) -> tuple[datetime, str | N
     spread over that minute as its turns come (the counts are in the shared cache; with the
     cache away, turns are not bounded). The queues are counted apart: COMs playing each
     other, which take their turns as fast as the workers go, never put off the COM a person
-    of the account waits for. The account is the one whose move (or join) the COMs answer
-    (``Match.com_turns_charged_to``: one who joins another's match and plays fast spends
-    their own turns, not its creator's), else the match's creator (COMs that move first,
-    or play each other). With the key of the count it was counted in, if it was."""
+    of the account waits for. The account is the one whose move, join or timed-out turn the
+    COMs answer (``Match.com_turns_charged_to``: one who joins another's match and plays
+    fast spends their own turns, not its creator's), else the match's creator (COMs that
+    move first, or are left playing each other). With the key of the count it was counted
+    in, if it was."""
     due = now + timedelta(milliseconds=settings.COM_MOVE_DELAY_MS)
     limit = settings.COM_TURNS_PER_MINUTE
     account = match.com_turns_charged_to_id or match.created_by_id
