@@ -1082,21 +1082,24 @@ SSE_EVENT = {  # one Server-Sent Event of the stream
 }
 
 
-class _Exports:
-    throttle_scope = "exports"
+@dataclass(frozen=True)
+class _Scope:
+    throttle_scope: str
 
 
-class _ExportedEvents:
-    throttle_scope = "exported_events"
+def _charge(request: Request, scope: str, cost: int = 1) -> None:
+    """Count ``cost`` against the account's rate of ``scope`` (429 beyond it)."""
+    throttle = ScopedRateThrottle()
+    throttle.cost = cost
+    if not throttle.allow_request(request, _Scope(scope)):
+        raise Throttled(throttle.wait())
 
 
 def charge_as_export(request: Request, events: int) -> None:
     """Count this request among the account's reads of a whole log (``exports``), and its
-    ``events`` among the events they read (``exported_events``): a stream that starts with
-    more than a page of events behind it does an export's work."""
-    throttle = ScopedRateThrottle()
-    if not throttle.allow_request(request, _Exports()):
-        raise Throttled(throttle.wait())
+    ``events`` among the events they read (:func:`charge_events`): a stream that starts
+    with more than a page of events behind it does an export's work."""
+    _charge(request, "exports")
     charge_events(request, events)
 
 
@@ -1104,12 +1107,8 @@ def charge_events(request: Request, events: int) -> None:
     """Count ``events`` read by a whole-log read (an export, an audit page, a stream from
     far behind) among the account's ``exported_events``: such a read's cost grows with the
     log (a 100,000-event log took seconds of a core), not with the number of requests."""
-    if request.method == "HEAD":  # (sent none)
-        return
-    throttle = ScopedRateThrottle()
-    throttle.cost = events
-    if not throttle.allow_request(request, _ExportedEvents()):
-        raise Throttled(throttle.wait())
+    if request.method != "HEAD":  # (a HEAD is sent none)
+        _charge(request, "exported_events", events)
 
 
 class StreamView(OptionsInJSON, QueryChecked, APIView):

@@ -924,27 +924,27 @@ def auto_move(
     match is still at ``expected_version`` (the state it was decided on).
     """
     decided = decide_auto_move(match_id, expected_version, levels)
-    if decided is None:
-        return None
-    seat, action, wait = decided
-    if wait:
-        time.sleep(wait)
-    return commit_auto_move(
-        match_id=match_id,
-        expected_version=expected_version,
-        seat=seat,
-        level=levels[seat],
-        action=action,
-        timer=timer,
-    )
+    return None if decided is None else _take(decided, match_id, expected_version, timer)
+
+
+@dataclass(frozen=True)
+class Decided:
+    """A move decided for a seat (:func:`decide_auto_move`): its game, the seat, its COM's
+    level, the move, and the seconds to wait before it is taken."""
+
+    game: Game
+    seat: int
+    level: str
+    action: Any
+    wait: float
 
 
 def decide_auto_move(
     match_id: object, expected_version: int, levels: dict[int, str]
-) -> tuple[int, Any, float] | None:
-    """The seat among ``levels`` to move, its COM's move and the seconds it is to wait
-    before it is taken (:func:`decided_evenly`), decided without the row lock; ``None``
-    when the match is not at ``expected_version``, not active, or none of them is to act."""
+) -> Decided | None:
+    """The move of the first seat among ``levels`` to act, decided without the row lock
+    (:func:`decided_evenly`); ``None`` when the match is not at ``expected_version``, not
+    active, or none of them is to act."""
     match = Match.objects.filter(pk=match_id).first()
     if match is None or match.version != expected_version or match.status != MatchStatus.ACTIVE:
         return None
@@ -955,7 +955,23 @@ def decide_auto_move(
         return None
     rng = com_rng(match.id, match.version, seat)
     action, wait = decided_evenly(game, state, seat, levels[seat], rng)
-    return seat, action, wait
+    return Decided(game, seat, levels[seat], action, wait)
+
+
+def _take(
+    decided: Decided, match_id: object, expected_version: int, timer: bool = False
+) -> ActResult | None:
+    """``decided``, taken once its wait is over (waited out here)."""
+    if decided.wait:
+        time.sleep(decided.wait)
+    return commit_auto_move(
+        match_id=match_id,
+        expected_version=expected_version,
+        seat=decided.seat,
+        level=decided.level,
+        action=decided.action,
+        timer=timer,
+    )
 
 
 def commit_auto_move(
@@ -1004,21 +1020,11 @@ def com_turn(
     decided = decide_auto_move(match_id, expected_version, levels) if levels else None
     if decided is None:
         return False
-    seat, action, wait = decided
-    if wait and later is not None:
-        game = game_of(Match.objects.only("game").get(pk=match_id))
-        later(seat, levels[seat], game.action_to_json(action), wait)
+    if decided.wait and later is not None:
+        action = decided.game.action_to_json(decided.action)
+        later(decided.seat, decided.level, action, decided.wait)
         return True
-    if wait:
-        time.sleep(wait)
-    result = commit_auto_move(
-        match_id=match_id,
-        expected_version=expected_version,
-        seat=seat,
-        level=levels[seat],
-        action=action,
-    )
-    return result is not None
+    return _take(decided, match_id, expected_version) is not None
 
 
 def com_move_later(

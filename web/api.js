@@ -120,7 +120,7 @@ export function savedTokenIsOurs() {
 
 /** Whether the saved token is another than this page's (the listeners are told so). */
 function accountChanged() {
-  if (savedToken() === pageToken) return false;
+  if (savedTokenIsOurs()) return false;
   for (const listener of accountListeners) queueMicrotask(listener);
   return true;
 }
