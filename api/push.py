@@ -59,6 +59,16 @@ RECONNECT = b"retry: 1000\n\n"  # an event stream's first line: how soon a brows
 STREAM_HEADERS = {"X-Accel-Buffering": "no"}  # (nginx sends each event as it comes)
 EXPORT_PAGE = 500  # events an export reads, and sends, at a time
 UNAVAILABLE = problem_body(503, "service_unavailable", "Service unavailable", UNAVAILABLE_DETAIL)
+# a long-poll that waited this long asks again, before it answers, whether what let it in
+# still would (:func:`still_admitted`); a shorter wait stands on its own check
+READMIT_AFTER_SECONDS = 1.0
+NO_LONGER_ADMITTED = problem_body(
+    401,
+    "authentication_failed",
+    "Authentication failed",
+    "the token or session that let this request in was revoked (a log-out, a new password "
+    "or a suspension) while it waited",
+)
 T = TypeVar("T")
 logger = logging.getLogger(__name__)
 
@@ -369,7 +379,13 @@ class PushRouter:
         )
 
     async def _long_poll(self, note: dict[str, Any], headers: list[Any], send: Any) -> None:
+        started = time.monotonic()
         await self._wait(note, note["after"], note["wait"])
+        if time.monotonic() - started >= READMIT_AFTER_SECONDS and not await self._sync(
+            still_admitted, note["credential"]
+        ):
+            await _problem(send, [*headers, (b"www-authenticate", b"Token")], NO_LONGER_ADMITTED)
+            return
         page = await self._page(note, note["after"], note["limit"])
         del page["ended"]
         content = JSONRenderer().render(page)
@@ -465,11 +481,15 @@ def _media_type(note: dict[str, Any]) -> str:
 
 
 async def _problem(
-    send: Any, headers: list[tuple[bytes, bytes]], body: dict[str, Any], retry_after: int
+    send: Any,
+    headers: list[tuple[bytes, bytes]],
+    body: dict[str, Any],
+    retry_after: int | None = None,
 ) -> None:
     """Answer with a problem (in place of the page, stream or export the view began)."""
     content = JSONRenderer().render(body)
     kept = [(k, v) for k, v in headers if k.lower() != b"content-disposition"]
+    retry = [] if retry_after is None else [(b"retry-after", str(retry_after).encode())]
     await send(
         {
             "type": "http.response.start",
@@ -477,7 +497,7 @@ async def _problem(
             "headers": [
                 *kept,
                 (b"content-type", b"application/problem+json"),
-                (b"retry-after", str(retry_after).encode()),
+                *retry,
                 (b"content-length", str(len(content)).encode()),
             ],
         }

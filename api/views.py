@@ -38,7 +38,12 @@ from accounts.models import canonical_username
 from accounts.tokens import TokenCheck, remembered
 from api import push
 from api import serializers as s
-from api.authentication import TokenCheckingMixin, account_suspended, credential_of
+from api.authentication import (
+    TokenCheckingMixin,
+    account_suspended,
+    credential_of,
+    still_admitted,
+)
 from api.openapi import GAME_ALIASES, RULE_SHORTCUTS
 from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem
 from api.throttling import RegistrationRateThrottle, ScopedRateThrottle
@@ -998,7 +1003,15 @@ class EventsView(QueryChecked, APIView):
             if push.under_router(request):  # the router waits, on its event loop
                 return push.note_response(note)
             with _admitted(request):
+                started = time.monotonic()
                 wait_for_version(match.id, after, wait)
+            if time.monotonic() - started >= push.READMIT_AFTER_SECONDS and not still_admitted(
+                credential_of(request)
+            ):
+                body = push.NO_LONGER_ADMITTED
+                raise ApiProblem(
+                    401, body["code"], body["title"], body["detail"], {"WWW-Authenticate": "Token"}
+                )
             match = selectors.get_match(match_id)
         events = selectors.events_for(match, request.user, after=after, limit=limit)
         next_after = events[-1]["seq"] if events else after

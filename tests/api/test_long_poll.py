@@ -6,6 +6,7 @@ import time
 import psycopg
 import pytest
 from django.db import connections
+from rest_framework.authtoken.models import Token
 
 
 @pytest.mark.django_db(transaction=True)
@@ -32,6 +33,42 @@ def test_the_long_poll_wakes_on_commit(alice, bob, duel):
     assert not reader.is_alive()
     assert [e["seq"] for e in result["body"]["events"]] == [version + 1]
     assert result["seconds"] < 5, result["seconds"]  # woken by the commit, not the 20 s timeout
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("logged_out", [True, False])
+def test_a_long_poll_whose_token_is_revoked_while_it_waits_answers_401(
+    alice, bob, duel, users, logged_out
+):
+    """(The blocking way, as without the router; tests/api/test_push.py has the router's.)"""
+    url = f"/api/matches/{duel}/events"
+    version = alice.get(f"/api/matches/{duel}").json()["version"]
+    result = {}
+
+    def wait_for_events():
+        result["response"] = bob.get(url, {"after": version, "wait": 20})
+        connections.close_all()
+
+    reader = threading.Thread(target=wait_for_events)
+    reader.start()
+    time.sleep(1.5)  # the reader is waiting now, and has waited past READMIT_AFTER_SECONDS
+    assert reader.is_alive()
+    if logged_out:
+        Token.objects.filter(user=users["bob"]).delete()
+    acted = alice.post(
+        f"/api/matches/{duel}/actions", {"type": "reveal", "position": 0}, format="json"
+    )
+    assert acted.status_code == 200
+    reader.join(timeout=20)
+    response = result["response"]
+    if logged_out:
+        assert response.status_code == 401
+        assert response.json()["code"] == "authentication_failed"
+        assert response["WWW-Authenticate"] == "Token"
+        assert "events" not in response.json()
+    else:
+        assert response.status_code == 200
+        assert [e["seq"] for e in response.json()["events"]] == [version + 1]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -536,6 +536,28 @@ def test_a_stream_ends_within_a_heartbeat_of_its_token_being_revoked(app, users,
     assert status == 401
 
 
+def test_a_long_poll_whose_token_is_revoked_while_it_waits_answers_401(app, users, duel):
+    match_id, tokens = duel
+    version = Match.objects.get(pk=match_id).version
+
+    async def body() -> tuple[Reply, bytes]:
+        query = {"after": version, "wait": 20}
+        path = f"/api/matches/{match_id}/events"
+        waiting = asyncio.get_running_loop().create_task(get(app, path, tokens["bob"], query))
+        await asyncio.sleep(1.5)  # past push.READMIT_AFTER_SECONDS
+        assert not waiting.done()
+        await sync_to_async(Token.objects.filter(key=tokens["bob"]).delete)()  # bob logs out
+        await sync_to_async(flip)(users, match_id, "alice", 0)
+        reply = await waiting
+        return reply, await reply.body()
+
+    reply, content = run(body)
+    assert reply.status == 401 and reply.headers["www-authenticate"] == "Token"
+    assert reply.headers["content-type"] == "application/problem+json"
+    assert json.loads(content)["code"] == "authentication_failed"
+    # a long-poll woken at once (tests above) answers on its own check, with its page
+
+
 @pytest.mark.parametrize("logged_out", [True, False])
 def test_a_sessions_stream_ends_once_it_logs_out_and_not_before(users, duel, settings, logged_out):
     """(The blocking way, as without the router; the session asked again as the token is.)"""
