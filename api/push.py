@@ -182,16 +182,25 @@ class Admission:
         self._per_account: dict[object, int] = {}
         self._total = 0
 
+    def check(self, account: object) -> None:
+        """Raise :class:`TooManyWaiters` if ``account`` could not :meth:`enter` now (before
+        a whole-log read is charged to its rates: one refused does no work)."""
+        with self._lock:
+            self._check(account)
+
+    def _check(self, account: object) -> None:
+        if self._total >= settings.PUSH_MAX_PER_PROCESS:
+            raise TooManyWaiters("this server holds as many waiting readers as it may")
+        if self._per_account.get(account, 0) >= settings.PUSH_MAX_PER_ACCOUNT:
+            raise TooManyWaiters(
+                f"at most {settings.PUSH_MAX_PER_ACCOUNT} waits, streams and exports "
+                "at once per account"
+            )
+
     @contextlib.contextmanager
     def enter(self, account: object) -> Iterator[None]:
         with self._lock:
-            if self._total >= settings.PUSH_MAX_PER_PROCESS:
-                raise TooManyWaiters("this server holds as many waiting readers as it may")
-            if self._per_account.get(account, 0) >= settings.PUSH_MAX_PER_ACCOUNT:
-                raise TooManyWaiters(
-                    f"at most {settings.PUSH_MAX_PER_ACCOUNT} waits, streams and exports "
-                    "at once per account"
-                )
+            self._check(account)
             self._total += 1
             self._per_account[account] = self._per_account.get(account, 0) + 1
         try:

@@ -22,6 +22,7 @@ class AtomicRate(throttling.SimpleRateThrottle):
     #: a whole-log read reads). At most the whole rate: one costing more goes once the
     #: window is free.
     cost = 1
+    held: str | None = None  # the counter this request was counted in, once let through
 
     def allow_request(self, request: Any, view: Any) -> bool:
         if self.rate is None:
@@ -37,11 +38,20 @@ class AtomicRate(throttling.SimpleRateThrottle):
         self.earlier = int(self.cache.get(f"{self.key}:{window - 1}", 0))
         self.into = self.now / self.duration - window  # how far into its window, 0..1
         if self.earlier * (1 - self.into) + count <= self.num_requests:
+            self.held = current
             return True
         self.count = count - cost
         with contextlib.suppress(ValueError):  # evicted meanwhile: nothing to take back
             self.cache.decr(current, cost)
         return self.throttle_failure()
+
+    def give_back(self) -> None:
+        """What this request was counted, given back: it did none of the work it was
+        counted for (another limit refused it)."""
+        if self.held is not None:
+            with contextlib.suppress(ValueError):  # (evicted meanwhile: nothing to give)
+                self.cache.decr(self.held, self.charged)
+            self.held = None
 
     def _increment(self, key: str, by: int = 1) -> int:
         for _ in range(3):
@@ -96,20 +106,6 @@ class RegistrationRateThrottle(AtomicRate):
     address's allowance."""
 
     scope = "registrations"
-    reserved: str | None = None  # the counter this request holds a place in
 
     def get_cache_key(self, request: Any, view: Any) -> str:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
-
-    def allow_request(self, request: Any, view: Any) -> bool:
-        allowed = super().allow_request(request, view)
-        if allowed and self.rate is not None:
-            self.reserved = f"{self.key}:{int(self.now // self.duration)}"
-        return allowed
-
-    def give_back(self) -> None:
-        """The place this request held, given back: it made no account."""
-        if self.reserved is not None:
-            with contextlib.suppress(ValueError):  # (evicted meanwhile: nothing to give)
-                self.cache.decr(self.reserved)
-            self.reserved = None

@@ -1043,13 +1043,29 @@ def _admitted(request: Request) -> Iterator[None]:
         with push.admission.enter(request.user.pk):
             yield
     except push.TooManyWaiters as exc:
-        raise ApiProblem(
-            429,
-            "too_many_waiters",
-            "Too many waiting requests",
-            str(exc),
-            headers={"Retry-After": str(settings.PUSH_RETRY_AFTER_SECONDS)},
-        ) from None
+        raise _too_many_waiters(exc) from None
+
+
+def _room_to_wait(request: Request) -> None:
+    """429 ``too_many_waiters`` now, before anything is charged, if the account holds as
+    many waits, streams and exports as it may (the place itself is taken later; a HEAD
+    takes none)."""
+    if request.method == "HEAD":
+        return
+    try:
+        push.admission.check(request.user.pk)
+    except push.TooManyWaiters as exc:
+        raise _too_many_waiters(exc) from None
+
+
+def _too_many_waiters(exc: push.TooManyWaiters) -> ApiProblem:
+    return ApiProblem(
+        429,
+        "too_many_waiters",
+        "Too many waiting requests",
+        str(exc),
+        headers={"Retry-After": str(settings.PUSH_RETRY_AFTER_SECONDS)},
+    )
 
 
 def _held(request: Request, chunks: Iterator[bytes]) -> push.Held:
@@ -1100,20 +1116,27 @@ class _Scope:
     throttle_scope: str
 
 
-def _charge(request: Request, scope: str, cost: int = 1) -> None:
-    """Count ``cost`` against the account's rate of ``scope`` (429 beyond it)."""
+def _charge(request: Request, scope: str, cost: int = 1) -> ScopedRateThrottle:
+    """Count ``cost`` against the account's rate of ``scope`` (429 beyond it): the
+    throttle that counted it (to give it back)."""
     throttle = ScopedRateThrottle()
     throttle.cost = cost
     if not throttle.allow_request(request, _Scope(scope)):
         raise Throttled(throttle.wait())
+    return throttle
 
 
 def charge_as_export(request: Request, events: int) -> None:
     """Count this request among the account's reads of a whole log (``exports``), and its
     ``events`` among the events they read (:func:`charge_events`): a stream that starts
-    with more than a page of events behind it does an export's work."""
-    _charge(request, "exports")
-    charge_events(request, events)
+    with more than a page of events behind it does an export's work. Refused by the
+    second, it is not counted by the first."""
+    export = _charge(request, "exports")
+    try:
+        charge_events(request, events)
+    except Throttled:
+        export.give_back()
+        raise
 
 
 def charge_events(request: Request, events: int) -> None:
@@ -1173,6 +1196,7 @@ class StreamView(OptionsInJSON, QueryChecked, APIView):
             return Response(status=status.HTTP_204_NO_CONTENT)
         # a log's worth to send at once (a HEAD is sent none)
         if match.version - after > push.EXPORT_PAGE and request.method != "HEAD":
+            _room_to_wait(request)
             charge_as_export(request, match.version - after)
         media_type = push.NDJSON if request.accepted_renderer.format == "ndjson" else push.SSE
         note = _push_note(request, match, "stream", after=after, media_type=media_type)
@@ -1253,6 +1277,7 @@ class ExportView(OptionsInJSON, QueryChecked, APIView):
     )
     def get(self, request: Request, match_id: str) -> HttpResponseBase:
         match = selectors.get_match(match_id)
+        _room_to_wait(request)
         charge_events(request, match.version)
         # the log as it is now (later events are not included), counted among the
         # account's waiters while it is read (a reader may take it slowly)

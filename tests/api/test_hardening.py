@@ -837,6 +837,38 @@ def test_whole_log_reads_are_counted_by_the_events_they_read(alice, ops, duel, m
     assert_problem(alice.get(f"/api/matches/{duel}/export"), 429, "throttled")
 
 
+def test_a_whole_log_read_refused_by_one_limit_spends_none_of_the_others(
+    alice, ops, duel, monkeypatch, settings
+):
+    """A stream from far behind refused by the events' budget still used one of the
+    minute's whole-log reads, and an export refused as one wait too many had its events
+    charged: each refusal ate the budget of reads that were never made."""
+    from api import push
+
+    assert ops.post(f"/api/matches/{duel}/abort", {}, format="json").status_code == 200
+    version = alice.get(f"/api/matches/{duel}").json()["version"]
+    monkeypatch.setattr(push, "EXPORT_PAGE", 2)
+    tighten(monkeypatch, exports="2/min", exported_events=f"{version}/min")
+
+    def stream():
+        return alice.get(f"/api/matches/{duel}/stream?after=0", HTTP_ACCEPT=push.NDJSON)
+
+    assert stream().status_code == 200  # the events' budget is spent: each next one refused
+    for _ in range(3):
+        assert_problem(stream(), 429, "throttled")
+    tighten(monkeypatch, exports="2/min", exported_events=f"{10 * version}/min")
+    assert stream().status_code == 200  # the second of the minute's two reads: still there
+    # the account waits as often as it may: an export refused for it reads nothing, and is
+    # charged nothing
+    tighten(monkeypatch, exports="100/min", exported_events=f"{version}/min")
+    monkeypatch.setattr(SimpleRateThrottle, "timer", lambda self: 60.0 * 10**6)  # a new minute
+    settings.PUSH_MAX_PER_ACCOUNT = 0
+    for _ in range(3):
+        assert_problem(alice.get(f"/api/matches/{duel}/export"), 429, "too_many_waiters")
+    settings.PUSH_MAX_PER_ACCOUNT = 4
+    assert alice.get(f"/api/matches/{duel}/export").status_code == 200
+
+
 def test_one_address_makes_a_bounded_number_of_accounts_a_day(anon, users, monkeypatch):
     """Every bound is one per account (matches, COM turns, waits): 20 new accounts a minute
     from one address, each with its own, multiplied them without end."""
