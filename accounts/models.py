@@ -110,14 +110,24 @@ class User(AbstractUser):
         legacy = f"{name}#{self.pk}"
         return legacy if self.pk is not None and self.username_canonical == legacy else name
 
+    _password_disabled = False  # set_unusable_password since the last save
+
+    def set_unusable_password(self) -> None:
+        super().set_unusable_password()
+        self._password_disabled = True
+
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.username_canonical = self._canonical()
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "username" in update_fields:
             kwargs["update_fields"] = {*update_fields, "username_canonical"}
-        # (``set_password`` keeps the new password in ``_password`` until the save)
-        new_password = self._password is not None and self.pk is not None
+        # (``set_password`` keeps the new password in ``_password`` until the save;
+        # ``set_unusable_password``, the admin's "disabled", marks it here)
+        new_password = self.pk is not None and (
+            self._password is not None or self._password_disabled
+        )
         super().save(*args, **kwargs)
+        self._password_disabled = False
         if new_password:  # whoever held a token of the old password's holds none now
             from rest_framework.authtoken.models import Token
 

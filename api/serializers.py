@@ -81,8 +81,8 @@ class RegisterSerializer(StrictSerializer):
         "Korean), and @ . + - _; unique, compared without case; 3 to 150 characters once "
         "normalised (NFKC)",
     )
-    password = serializers.CharField(
-        write_only=True, max_length=128, style={"input_type": "password"}
+    password = serializers.CharField(  # as typed: a space at either end is a character
+        write_only=True, max_length=128, trim_whitespace=False, style={"input_type": "password"}
     )
     email = serializers.EmailField(required=False, allow_blank=True, max_length=254)
 
@@ -118,7 +118,9 @@ class RegisterSerializer(StrictSerializer):
 
 class CredentialsSerializer(StrictSerializer):
     username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=128, style={"input_type": "password"})
+    password = serializers.CharField(
+        max_length=128, trim_whitespace=False, style={"input_type": "password"}
+    )
 
 
 class TokenSerializer(serializers.Serializer):

@@ -213,6 +213,8 @@ def problems(*codes: int) -> dict[tuple[int, str], OpenApiResponse]:
 # --- accounts -----------------------------------------------------------------------------
 class RegisterView(QueryChecked, APIView):
     permission_classes = [AllowAny]
+    # (no credentials asked: a stale token a client still sends beside them refuses nothing)
+    authentication_classes: list[Any] = []
     throttle_scope = "auth"
 
     def get_throttles(self) -> list[BaseThrottle]:
@@ -276,6 +278,12 @@ class TokenView(QueryChecked, APIView):
     def get_permissions(self):  # type: ignore[no-untyped-def]
         return [AllowAny()] if self.request.method == "POST" else [IsAuthenticated()]
 
+    def get_authenticators(self) -> list[Any]:
+        """A log-in is answered on the credentials in its body: a stale token a client
+        still sends beside them (one a new password revoked) does not refuse it."""
+        method = getattr(self.request, "method", None)  # (no request: the schema's)
+        return [] if method == "POST" else super().get_authenticators()
+
     @extend_schema(
         tags=["accounts"],
         summary="Obtain a token",
@@ -309,11 +317,27 @@ class TokenView(QueryChecked, APIView):
                 f"too many failed log-ins for this account or address: retry in {wait} s",
                 headers={"Retry-After": str(wait)},
             )
+        invalid = ApiProblem(
+            401, "invalid_credentials", "Invalid credentials", "wrong username or password"
+        )
         if user is None or not user.is_active:
-            raise ApiProblem(
-                401, "invalid_credentials", "Invalid credentials", "wrong username or password"
+            raise invalid
+        with transaction.atomic():
+            # the token is made only while the account is still as its password was checked:
+            # a new password or a suspension written meanwhile (each revoking the tokens it
+            # finds, under this row's lock) is not outlived by a token made after it
+            still = (
+                get_user_model()
+                .objects.select_for_update()
+                .filter(pk=user.pk)
+                .values_list("password", "is_active", "suspended_at")
+                .first()
             )
-        token, _ = Token.objects.get_or_create(user=user)
+            if still is not None and still[2] is not None:
+                raise account_suspended()
+            if still != (user.password, True, None):
+                raise invalid
+            token, _ = Token.objects.get_or_create(user=user)
         return Response({"token": token.key})
 
     @extend_schema(

@@ -225,6 +225,82 @@ def test_a_new_password_revokes_the_accounts_tokens(users, alice):
     assert log_in("alice", "Another-pass-789").status_code == 200
 
 
+def test_a_password_disabled_in_the_admin_revokes_the_accounts_tokens(users, alice):
+    """The admin's "password-based authentication: disabled" (an unusable password) shut
+    out only a session: a stolen account's token went on working."""
+    root = type(users["alice"]).objects.create_superuser("root", password="pw-root-123")
+    admin = Client()
+    admin.force_login(root)
+    body = {"usable_password": "false", "password1": "", "password2": "", "unset-password": "1"}
+    assert (
+        admin.post(f"/admin/accounts/user/{users['alice'].pk}/password/", body).status_code == 302
+    )
+    users["alice"].refresh_from_db()
+    assert not users["alice"].has_usable_password()
+    assert_problem(alice.get("/api/me"), 401, "authentication_failed")
+    assert_problem(log_in("alice", "pw-alice-123"), 401, "invalid_credentials")
+
+
+@pytest.mark.parametrize("race", ["new password", "suspension"])
+def test_a_log_in_racing_a_new_password_or_a_suspension_makes_no_token_that_outlives_it(
+    users, monkeypatch, race
+):
+    """The old password checked (a slow hash), then an operator's new password or
+    suspension written before the token was made: the log-in's token outlived the
+    revocation (after a suspension, working again once it was lifted)."""
+    from rest_framework.authtoken.models import Token
+
+    from accounts.backends import GuardedModelBackend
+    from accounts.moderation import account_lift, account_suspend
+
+    root = type(users["alice"]).objects.create_superuser("root", password="pw-root-123")
+    checked = GuardedModelBackend._check
+
+    def check_then_revoke(username, password):
+        found = checked(username, password)
+        if race == "new password":
+            alice = type(users["alice"]).objects.get(pk=users["alice"].pk)
+            alice.set_password("Operator-reset-789")
+            alice.save()
+        else:
+            account_suspend(user=users["alice"], by=root, reason="stolen", running="com")
+        return found
+
+    monkeypatch.setattr(GuardedModelBackend, "_check", staticmethod(check_then_revoke))
+    answer = log_in("alice", "pw-alice-123")
+    if race == "new password":
+        assert_problem(answer, 401, "invalid_credentials")
+    else:
+        assert_problem(answer, 403, "account_suspended")
+        account_lift(user=users["alice"], by=root)
+    assert not Token.objects.filter(user=users["alice"]).exists()
+
+
+def test_a_password_is_kept_as_typed_spaces_and_all(anon, django_user_model):
+    """Passwords were trimmed: one registered with a space at either end was stored
+    without it, and an account given one in the admin could never log in by the API."""
+    typed = "  correct-horse-battery "
+    body = {"username": "dora", "password": typed}
+    assert anon.post("/api/accounts/register", body, format="json").status_code == 201
+    assert django_user_model.objects.get(username="dora").check_password(typed)
+    assert log_in("dora", typed).status_code == 200
+    assert_problem(log_in("dora", typed.strip()), 401, "invalid_credentials")
+
+
+def test_a_stale_token_sent_with_a_log_in_or_registration_refuses_neither(users, alice):
+    """A client still sending the token a new password revoked was refused its log-in
+    (401 "Invalid token.") whatever the password."""
+    stale = APIClient()
+    stale.credentials(HTTP_AUTHORIZATION="Token " + "0" * 40)
+    log = stale.post(
+        "/api/auth/token", {"username": "bob", "password": "pw-bob-123"}, format="json"
+    )
+    assert log.status_code == 200 and len(log.json()["token"]) == 40
+    body = {"username": "frank", "password": "correct-horse-battery"}
+    assert stale.post("/api/accounts/register", body, format="json").status_code == 201
+    assert_problem(stale.delete("/api/auth/token"), 401, "authentication_failed")  # log-out
+
+
 def test_a_password_hash_upgrade_on_log_in_revokes_nothing(users, alice, monkeypatch):
     from django.contrib.auth.hashers import get_hasher
 
