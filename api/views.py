@@ -1110,6 +1110,14 @@ class OptionsInJSON:
             return [JSONRenderer()]
         return super().get_renderers()  # type: ignore[misc]
 
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
+        """``OPTIONS ?format=sse`` (a format of the view's own) is described in JSON too."""
+        own = {r.format for r in super().get_renderers()}  # type: ignore[misc]
+        asked = request.query_params.get(api_settings.URL_FORMAT_OVERRIDE or "format")
+        if request.method == "OPTIONS" and asked in own:
+            return JSONRenderer(), JSONRenderer.media_type
+        return super().perform_content_negotiation(request, force)  # type: ignore[misc]
+
 
 class EventStreamRenderer(JSONRenderer):
     """Lets a client that asks for an event stream through content negotiation (a problem

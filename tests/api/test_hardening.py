@@ -768,6 +768,15 @@ def test_the_stream_and_the_export_describe_themselves_in_json(alice, duel):
         assert answer["Content-Type"].startswith("application/json"), path
         assert answer.json()["name"], path
         assert alice.options(path, HTTP_ACCEPT="application/json").status_code == 200
+    # in a format of its own too (a GET's address, options asked); in another, the 400
+    for path in (
+        f"/api/matches/{duel}/stream?format=sse",
+        f"/api/matches/{duel}/export?format=ndjson",
+    ):
+        answer = alice.options(path)
+        assert answer.status_code == 200 and answer.json()["name"], path
+        assert answer["Content-Type"].startswith("application/json"), path
+    assert_problem(alice.options(f"/api/matches/{duel}/export?format=sse"), 400, "validation_error")
 
 
 def test_a_session_plays_as_a_token_does(users, bob):
