@@ -20,7 +20,9 @@ PYTEST := $(BIN)/pytest --numprocesses=$(TEST_JOBS) --dist=loadscope
 ## Install the locked dependencies into .venv and node_modules (again when a lock changes).
 install: $(STAMP) $(NODE_STAMP)
 $(STAMP): requirements.lock
-	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@test -x $(BIN)/python || { $(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' \
+		|| { echo "make: Python 3.11 is needed and $(PYTHON) is not it: name one with PYTHON=python3.11" >&2; exit 1; }; \
+		$(PYTHON) -m venv $(VENV); }
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements.lock
 	@touch $@
 $(NODE_STAMP): package-lock.json

@@ -369,8 +369,10 @@ def _check_given(database_url: str, redis_url: str) -> None:
     if database_url:
         import psycopg
 
+        # (the password may come on its own, as the settings take it: DATABASE_PASSWORD)
+        password = {"password": pw} if (pw := os.environ.get("DATABASE_PASSWORD")) else {}
         try:
-            with psycopg.connect(database_url, connect_timeout=5) as conn:
+            with psycopg.connect(database_url, connect_timeout=5, **password) as conn:
                 conn.execute("SELECT 1")
         except psycopg.Error as exc:
             host = psycopg.conninfo.conninfo_to_dict(database_url).get("host")

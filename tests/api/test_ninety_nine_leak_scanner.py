@@ -57,9 +57,10 @@ def public_cards(state, seat: int | None) -> Counter[str]:
         if state.premium == "reveal":
             cards.update(state.hands[shown])
     last = state.last_deal
-    if last is not None:  # the bid cards of the contracts made in the deal before
-        for made, bid in zip(last.made, last.bid_cards, strict=True):
-            if made and bid:
+    if last is not None:  # the bid cards of the contracts made in the deal before, and
+        # the premium bidder's (face up since the premium round), made or not
+        for bidder, (made, bid) in enumerate(zip(last.made, last.bid_cards, strict=True)):
+            if bid and (made or bidder == last.premium_seat):
                 cards.update(bid)
     return cards
 
@@ -89,7 +90,12 @@ def random_match(number: int, rng: random.Random, users):
     seats = [{"type": "me"}] + [{"type": "open"}] * (humans - 1)
     seats += [{"type": "com", "level": rng.choice(LEVELS)} for _ in range(3 - humans)]
     rng.shuffle(seats)
-    rules = {"max_deals": 1 + number % 2, "premium_bids": "on" if number % 2 == 0 else "off"}
+    # with and without premium bids, in one deal and in two (the second deal shows what
+    # the first's scoring turned up)
+    rules = {
+        "max_deals": 1 + number // 2 % 2,
+        "premium_bids": "on" if number % 2 == 0 else "off",
+    }
     body = {"game": "ninety-nine", "rules": rules, "seats": seats}
     creator = client_for(users[0])
     created = creator.post("/api/matches", body, format="json")
@@ -129,7 +135,9 @@ def test_no_ninety_nine_response_shows_a_card_its_reader_may_not_see(
                 movers.append((client, detail))
         assert movers, "COM turns run on commit: some human is always to act"
         client, detail = rng.choice(movers)
-        action = rng.choice(detail["view"]["legal_actions"])
+        legal = detail["view"]["legal_actions"]
+        premium = [a for a in legal if a["type"] in ("declare", "reveal")]
+        action = rng.choice(premium if premium and rng.random() < 0.5 else legal)
         response = client.post(f"/api/matches/{match_id}/actions", action, format="json")
         assert response.status_code == 200, (action, response.content)
         actions += 1

@@ -20,11 +20,14 @@ def test_the_stack_has_its_services(compose):
 
 
 def test_backing_services_have_health_checks(compose):
-    for name in ("db", "redis", "web"):
+    for name in ("db", "redis", "web", "worker", "worker-background"):
         assert compose["services"][name]["healthcheck"]["test"], name
 
 
-@pytest.mark.parametrize("name", ["web", "worker", "beat"])
+APP_SERVICES = ["migrate", "web", "worker", "worker-background", "beat"]
+
+
+@pytest.mark.parametrize("name", APP_SERVICES)
 def test_app_services_are_wired_to_db_and_redis(compose, name):
     service = compose["services"][name]
     env = service["environment"]
@@ -35,18 +38,29 @@ def test_app_services_are_wired_to_db_and_redis(compose, name):
     assert service["depends_on"]["db"]["condition"] == "service_healthy"
     assert service["depends_on"]["redis"]["condition"] == "service_healthy"
     assert service["build"] == "."
+    assert env["SECRET_KEY"].startswith("${SECRET_KEY:?")  # required, never a default
+    if name != "migrate":  # the schema is in place before anything uses it
+        assert service["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
 
 
-def test_commands_start_the_right_processes(compose):
+def test_commands_start_the_right_processes(compose, settings):
     services = compose["services"]
     assert services["web"]["command"] == ["python", "-m", "config.serve"]
     assert services["web"]["environment"]["HOST"] == "0.0.0.0"  # reachable from outside
-    assert services["web"]["environment"]["SECRET_KEY"]  # and the app's settings too
-    assert services["worker"]["command"][:4] == ["celery", "-A", "config", "worker"]
-    assert "--queues=interactive" in services["worker"]["command"]
-    assert "--queues=background" in services["worker-background"]["command"]
+    assert services["migrate"]["command"][:3] == ["python", "manage.py", "migrate"]
     assert services["beat"]["command"][:4] == ["celery", "-A", "config", "beat"]
     assert services["web"]["ports"] == ["8000:8000"]
+    # every queue the service publishes to is consumed, each by a worker named for it
+    consumed = {}
+    for name in ("worker", "worker-background"):
+        command = services[name]["command"]
+        assert command[:4] == ["celery", "-A", "config", "worker"], name
+        options = dict(word.split("=", 1) for word in command[4:] if "=" in word)
+        queue = options["--queues"]
+        consumed[queue] = name
+        assert options["--hostname"] == f"{queue}@%h", name
+        assert f"-d {queue}@$$HOSTNAME" in services[name]["healthcheck"]["test"][-1], name
+    assert set(consumed) == {settings.INTERACTIVE_QUEUE, settings.BACKGROUND_QUEUE}
 
 
 def test_the_stack_runs_behind_a_tls_proxy_and_its_secrets_stay_out_of_the_image(compose):

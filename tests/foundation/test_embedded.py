@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -14,6 +15,7 @@ import redis
 from scripts import embedded
 
 ROOT = Path(__file__).resolve().parents[2]
+REDIS_URL = os.environ.get("REDIS_URL", "")  # the suite's own (scripts/embedded.py exec)
 
 
 @pytest.mark.slow
@@ -82,6 +84,34 @@ def test_a_given_server_that_does_not_answer_fails_loudly(tmp_path):
     assert result.returncode == 1
     assert "PostgreSQL at 127.0.0.1 is unreachable" in result.stderr
     assert "secret-pw" not in result.stderr
+    assert not (tmp_path / "postgres").exists()  # nothing was started instead
+
+
+def test_a_given_databases_password_may_come_on_its_own(tmp_path, monkeypatch):
+    """`make run` with DATABASE_URL and DATABASE_PASSWORD (as the settings take them)
+    checked the server without the password, and stopped as if it were unreachable."""
+    asked = []
+
+    class Answering:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def execute(self, sql):
+            return None
+
+    def connect(url, **options):
+        asked.append((url, options.get("password")))
+        return Answering()
+
+    monkeypatch.setattr(psycopg, "connect", connect)
+    monkeypatch.setenv("DATABASE_PASSWORD", "pw with / + # in it")
+    given = "postgres://golf@db.example:5432/golf"
+    with embedded.servers(tmp_path, database_url=given, redis_url=REDIS_URL) as (url, _):
+        assert url == given
+    assert asked == [(given, "pw with / + # in it")]
     assert not (tmp_path / "postgres").exists()  # nothing was started instead
 
 

@@ -160,3 +160,17 @@ def test_with_the_redirect_to_https_the_probes_still_answer_over_http():
     result = load_settings({**PRODUCTION, "SECURE_SSL_REDIRECT": "1"}, statuses)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[200, 301]"  # the health check, then the page
+
+
+def test_every_setting_read_from_the_environment_is_in_the_readmes_table():
+    """The README's configuration table names every variable the settings and the server
+    read (seven were missing from it)."""
+    import re
+
+    source = "".join((ROOT / "config" / name).read_text() for name in ("settings.py", "serve.py"))
+    read = set(re.findall(r'(?:env_\w+|require|environ\.get)\(\s*"([A-Z][A-Z0-9_]+)"', source))
+    read |= set(re.findall(r'environ\["([A-Z][A-Z0-9_]+)"\]', source))
+    readme = (ROOT / "README.md").read_text()
+    table = readme[readme.index("## Configuration") : readme.index("## Deployment")]
+    assert len(read) > 40  # (the patterns still find them)
+    assert sorted(name for name in read if f"`{name}`" not in table) == []
