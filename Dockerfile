@@ -9,8 +9,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 WORKDIR /app
 RUN useradd --create-home --uid 1000 golf
 
-COPY requirements.lock ./
-RUN pip install --no-cache-dir --require-hashes -r requirements.lock
+COPY requirements.runtime.lock ./
+RUN pip install --no-cache-dir --require-hashes -r requirements.runtime.lock
 
 COPY . .
 # collectstatic connects to nothing; the URLs only satisfy the settings' checks

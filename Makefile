@@ -68,10 +68,13 @@ $(CHROMIUM):
 		&& apt-get update -qq && apt-get install -y -qq chromium; } \
 		|| { echo "make: chromium is missing: install the Debian package chromium (apt-get install chromium)" >&2; exit 1; }
 
-## Re-resolve requirements.lock from pyproject.toml (needs network access to the package index).
+## Re-resolve requirements.lock from pyproject.toml (needs network access to the package index),
+## and write its run-time part, requirements.runtime.lock, which the image installs.
 lock:
 	$(BIN)/python -m pip install --quiet uv
 	$(BIN)/uv pip compile pyproject.toml --extra dev --generate-hashes --python-version 3.11 --no-header -o requirements.lock
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements.lock
+	$(BIN)/python scripts/runtime_lock.py
 
 clean:
 	-$(BIN)/python scripts/embedded.py stop --dir var

@@ -80,12 +80,6 @@ def test_the_stack_runs_behind_a_tls_proxy_and_its_secrets_stay_out_of_the_image
     assert ".env" in ignored and ".env.*" in ignored
 
 
-def test_dockerfile_installs_the_locked_requirements():
-    dockerfile = (ROOT / "Dockerfile").read_text()
-    assert "--require-hashes -r requirements.lock" in dockerfile
-    assert (ROOT / "requirements.lock").exists()
-
-
 def test_the_image_build_collects_static_files_without_any_server(tmp_path):
     """The Dockerfile's collectstatic step runs as written, with no database or broker."""
     import re
