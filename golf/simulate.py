@@ -3,7 +3,8 @@
     python -m golf.simulate --preset six-card --players 4 --holes 9 --seed 7 --json
 
 prints one object per hole, ``{"hole": h, "grids": [[...], ...], "scores": [...]}``, then
-``{"totals": [...], "winners": [...]}``. ``--set NAME=VALUE`` overrides a rules option
+``{"totals": [...], "winners": [...], "rules": {...}}`` (the rules played, every option
+named, so that a re-scorer needs nothing else). ``--set NAME=VALUE`` overrides a rules option
 (the value is read as JSON when it parses, else as a string: ``--set jokers=true``,
 ``--set grid=3x3``). ``--com LEVEL`` seats COMs of that level (``easy``, ``normal`` or its
 alias ``medium``, ``hard``) instead of random movers.
@@ -96,7 +97,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             }
             print(json.dumps(line))
         elif isinstance(event, MatchFinished):
-            print(json.dumps({"totals": list(event.totals), "winners": list(event.winners)}))
+            end = {"totals": list(event.totals), "winners": list(event.winners)}
+            print(json.dumps({**end, "rules": rules.to_json()}))
     return 0
 
 

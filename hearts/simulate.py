@@ -10,7 +10,8 @@ prints one object per deal::
      "tricks": [{"trick": 1, "leader": 2, "cards": [...], "winner": 3, "points": 0}, ...],
      "taken": [...], "jack": null, "moon": null, "scores": [...], "totals": [...]}
 
-then ``{"totals": [...], "winners": [...], "deals": n, "seed": "<hex>"}``. Moves are
+then ``{"totals": [...], "winners": [...], "deals": n, "seed": "<hex>", "rules": {...}}``
+(the rules played, every option named, so that a re-scorer needs nothing else). Moves are
 uniformly random legal ones unless ``--level`` names a COM level for every seat.
 ``--set NAME=VALUE`` overrides a rules option (the value is read as JSON when it parses,
 else as a string: ``--set shoot_the_moon=others_get_26 --set target_score=50``).
@@ -126,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rng = random.Random(args.seed)
     events = play(rules, args.players, seed_bytes(args.seed), rng, args.level)
     for line in match_record(events):
-        print(json.dumps(line))
+        print(json.dumps(line if "deal" in line else {**line, "rules": rules.to_json()}))
     return 0
 
 

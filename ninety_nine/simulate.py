@@ -6,8 +6,10 @@
 prints one object per deal: the dealer, the trumps, the hands as dealt, each seat's bid
 cards and contract, the premium calls and the premium bid, every trick (leader, plays,
 winner), the tricks won, who made their contract, the points with their parts and the
-totals; then ``{"totals": [...], "winners": [...], "deals": n, "seed": "<hex>"}``, the
-match seed revealed, from which every deal can be dealt again (``docs/ninety-nine.md``).
+totals; then ``{"totals": [...], "winners": [...], "deals": n, "seed": "<hex>", "rules":
+{...}}``, the match seed revealed, from which every deal can be dealt again
+(``docs/ninety-nine.md``), and the rules played, every option named (when the match was
+to end).
 Every seat plays at ``--level`` (uniformly random legal moves by default).
 ``--set NAME=VALUE`` overrides a rules option (the value is read as JSON when it parses,
 else as a string: ``--set premium_bids=off``, ``--set max_deals=3``).
@@ -109,7 +111,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(json.dumps(deal_record(before, event)))
         elif isinstance(event, MatchFinished):
             line = {"totals": list(event.totals), "winners": list(event.winners)}
-            print(json.dumps({**line, "deals": before.deal, "seed": event.seed}))
+            line |= {"deals": before.deal, "seed": event.seed, "rules": rules.to_json()}
+            print(json.dumps(line))
     return 0
 
 

@@ -50,6 +50,7 @@ def test_the_documented_command_line():
     totals = [sum(line["scores"][seat] for line in lines[:-1]) for seat in range(4)]
     assert lines[-1]["totals"] == totals
     assert lines[-1]["winners"] == [s for s, t in enumerate(totals) if t == min(totals)]
+    assert lines[-1]["rules"] == rules.to_json()  # what was played, every option named
 
 
 @pytest.mark.parametrize("preset", ["six-card-instant", "six-card-jokers", "nine-card"])

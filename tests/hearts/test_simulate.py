@@ -23,6 +23,9 @@ def run(capsys, *args):
 
 def rescore(lines, players, moon="off", jack=False, target=100):
     """Re-derive every deal from the printed JSON alone (and the revealed seed)."""
+    rules = lines[-1]["rules"]  # what was played, every option named: those asked for
+    assert rules["shoot_the_moon"] == moon and rules["target_score"] == target
+    assert (rules["jack_of_diamonds"] != "off") == jack
     seed = bytes.fromhex(lines[-1]["seed"])
     totals = [0] * players
     for deal in lines[:-1]:
@@ -113,11 +116,12 @@ def test_the_documented_command_line():
     rescore(lines, 4, moon="others_get_26")
     # what docs/hearts.md prints of it (its example was of an older move order)
     documented = (ROOT / "docs" / "hearts.md").read_text()
-    first, last = lines[0], {k: v for k, v in lines[-1].items() if k != "seed"}
+    first, last = lines[0], {k: v for k, v in lines[-1].items() if k not in ("seed", "rules")}
     assert f'"passes": {json.dumps(first["passes"])}' in documented
     assert f'"tricks": [{json.dumps(first["tricks"][0])}, ...]' in documented
     assert f'"taken": {json.dumps(first["taken"])}' in documented
     assert json.dumps(last)[:-1] + ', "seed": "' + lines[-1]["seed"][:6] in documented
+    assert f'\n "rules": {json.dumps(lines[-1]["rules"])}}}' in documented
 
 
 @pytest.mark.parametrize("players", [3, 5])

@@ -26,6 +26,12 @@ def rescore(lines, premium_bids=True, target=100, max_deals=None):
     """Re-derive every deal from the printed JSON alone and the revealed seed, by the
     written rules (``tests/ninety_nine/reference.py``), never the engine's code."""
     *deals, end = lines
+    rules = end["rules"]  # what was played, every option named: those asked for
+    assert (rules["premium_bids"] == "on", rules["target_score"], rules["max_deals"]) == (
+        premium_bids,
+        target,
+        max_deals,
+    )
     seed = bytes.fromhex(end["seed"])
     totals = [0, 0, 0]
     made_before = None
