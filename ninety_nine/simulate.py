@@ -110,9 +110,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(event, DealScored):
             print(json.dumps(deal_record(before, event)))
         elif isinstance(event, MatchFinished):
-            line = {"totals": list(event.totals), "winners": list(event.winners)}
-            line |= {"deals": before.deal, "seed": event.seed, "rules": rules.to_json()}
-            print(json.dumps(line))
+            end: dict[str, Any] = {"totals": list(event.totals), "winners": list(event.winners)}
+            end |= {"deals": before.deal, "seed": event.seed, "rules": rules.to_json()}
+            print(json.dumps(end))
     return 0
 
 
