@@ -24,6 +24,7 @@ from django.conf import settings
 from django.core.cache import cache
 
 from accounts.models import canonical_username
+from config.counting import count_in
 
 ACCOUNT_FREE_FAILURES = 5  # wrong passwords an account may take before delays start
 ADDRESS_FREE_FAILURES = 20  # failed log-ins from one address before delays start
@@ -105,7 +106,7 @@ def login_attempt(username: str, address: str) -> Iterator[Attempt]:
     subjects = _subjects(username, address)
     count_key, _ = _keys("account", subjects[0][1])
     in_flight = count_key + ":in-flight"
-    running = _increment(in_flight, IN_FLIGHT_SECONDS)
+    running = count_in(cache, in_flight, IN_FLIGHT_SECONDS)
     left = ACCOUNT_FREE_FAILURES - int(cache.get(count_key, 0))
     if running > max(1, left):
         _leave(in_flight)
@@ -127,17 +128,7 @@ def _leave(in_flight: str) -> None:
         cache.decr(in_flight)
 
 
-def _increment(key: str, timeout: float) -> int:
-    """Add one to the count at ``key`` (0 if there is none, kept ``timeout`` seconds)."""
-    cache.add(key, 0, timeout)
-    try:
-        return int(cache.incr(key))
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout)
-        return 1
-
-
 def _count_failure(count_key: str, last_key: str) -> None:
-    _increment(count_key, FORGET_AFTER)
+    count_in(cache, count_key, FORGET_AFTER)
     cache.touch(count_key, FORGET_AFTER)
     cache.set(last_key, time.time(), FORGET_AFTER)

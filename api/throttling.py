@@ -16,6 +16,8 @@ from typing import Any
 
 from rest_framework import throttling
 
+from config.counting import count_in
+
 
 class AtomicRate(throttling.SimpleRateThrottle):
     #: What this request costs against the rate: one, unless its view says more (the events
@@ -34,7 +36,7 @@ class AtomicRate(throttling.SimpleRateThrottle):
         window = int(self.now // self.duration)
         current = f"{self.key}:{window}"
         cost = self.charged = max(1, min(self.cost, self.num_requests))
-        count = self._increment(current, cost)
+        count = count_in(self.cache, current, self.duration * 2 + 1, cost)
         self.earlier = int(self.cache.get(f"{self.key}:{window - 1}", 0))
         self.into = self.now / self.duration - window  # how far into its window, 0..1
         if self.earlier * (1 - self.into) + count <= self.num_requests:
@@ -52,13 +54,6 @@ class AtomicRate(throttling.SimpleRateThrottle):
             with contextlib.suppress(ValueError):  # (evicted meanwhile: nothing to give)
                 self.cache.decr(self.held, self.charged)
             self.held = None
-
-    def _increment(self, key: str, by: int = 1) -> int:
-        for _ in range(3):
-            self.cache.add(key, 0, self.duration * 2 + 1)
-            with contextlib.suppress(ValueError):  # evicted between the two calls: again
-                return int(self.cache.incr(key, by))
-        return by
 
     def wait(self) -> float | None:
         """Seconds until this request (of its cost ``c``) would be let through: the previous

@@ -43,6 +43,7 @@ from django.utils.crypto import salted_hmac
 from accounts.tokens import TokenCheck, token_failure, token_sql
 from cards.protocol import COM, HUMAN, OPEN, Game, Summary
 from cards.shuffle import commitment_of, new_seed
+from config.counting import count_in
 from games import DEFAULT_GAME, UnknownGame, all_games, get_game
 from matches import errors
 from matches.models import (
@@ -202,8 +203,7 @@ def _com_due(match: Match, now: datetime, queue: str) -> tuple[datetime, str | N
     for ahead in range(COM_MINUTES_AHEAD):
         key = f"com-turns:{account}:{queue}:{minute + ahead}"
         try:
-            cache.add(key, 0, 60 * (ahead + 2))
-            taken = int(cache.incr(key))
+            taken = count_in(cache, key, 60 * (ahead + 2))
         except Exception:  # (the cache is only a brake)
             return due, None
         if taken <= limit:
