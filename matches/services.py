@@ -861,37 +861,72 @@ def com_rng(match_id: object, version: int, seat: int) -> random.Random:
 
 class DecisionTimes:
     """How long the COMs of each game, level and phase took to decide, lately, in this
-    process (a phase's decisions, a pass or a play, are alike; the phase is public).
+    process (a phase's decisions, a pass or a play, are alike; the phase is public), and,
+    through ``shared`` (the cache every worker shares), in the other processes.
 
     A COM's move is taken no sooner than the slowest of its last ``KEEP`` decisions took
     (up to ``COM_EVEN_TIMING_MS``): the time a move takes then tells nothing of the hand it
     was decided on. Without it, a reader of the events' times (or of when a stream sends
     them) learns what the rules hide: a move decided at once was a forced one (the seat
     had one card to play, so it is void in the suit led), a slow one was not.
+
+    A process begins with none of its own (and does not count its first decision of a
+    kind, a cold one, its modules and caches loaded, which would hold the rest back), so
+    its floor is also at least the one the processes before it published: its first
+    moves are held back as long as theirs, not told apart by being quick.
     """
 
     KEEP = 200
+    SHARED_SECONDS = 24 * 3600  # how long a published floor outlives its process
 
-    def __init__(self) -> None:
+    def __init__(self, shared: Any | None = None) -> None:
         self._times: dict[tuple[str, ...], deque[float]] = {}
+        self._published: dict[tuple[str, ...], float] = {}
         self._lock = threading.Lock()
+        self.shared = shared
 
     def floor(self, key: tuple[str, ...]) -> float:
         with self._lock:
             times = self._times.get(key)
-            return max(times) if times else 0.0
+            local = max(times) if times else 0.0
+        return max(local, self._shared_floor(key))
 
     def note(self, key: tuple[str, ...], seconds: float) -> None:
         """Keep ``seconds`` among the key's last (not a process's first decision of a
-        kind: a cold one, its modules and caches loaded, would hold the rest back)."""
+        kind), and publish the key's floor when it has changed."""
         with self._lock:
             if key not in self._times:
                 self._times[key] = deque(maxlen=self.KEEP)
                 return
             self._times[key].append(seconds)
+            local = max(self._times[key])
+            if self._published.get(key) == local:
+                return
+            self._published[key] = local
+        self._publish(key, local)
+
+    def _shared_key(self, key: tuple[str, ...]) -> str:
+        return "com-decision-floor:" + ":".join(key)
+
+    def _shared_floor(self, key: tuple[str, ...]) -> float:
+        if self.shared is None:
+            return 0.0
+        try:
+            return float(self.shared.get(self._shared_key(key), 0.0))
+        except Exception as exc:  # (the cache is away: this process's own floor alone)
+            logger.warning("the cache is away (%s): COM timing on this process's own", exc)
+            return 0.0
+
+    def _publish(self, key: tuple[str, ...], seconds: float) -> None:
+        if self.shared is None:
+            return
+        try:
+            self.shared.set(self._shared_key(key), seconds, self.SHARED_SECONDS)
+        except Exception as exc:
+            logger.warning("the cache is away (%s): COM timing not published", exc)
 
 
-decision_times = DecisionTimes()
+decision_times = DecisionTimes(shared=cache)
 
 
 def decided_evenly(
@@ -903,6 +938,8 @@ def decided_evenly(
     started = time.monotonic()
     action = game.com_action(state, seat, level, rng)
     took = time.monotonic() - started
+    if cap <= 0:  # (moves taken as soon as decided: nothing to keep)
+        return action, 0.0
     key = (game.info.name, level, game.summary(state).phase)
     floor = min(decision_times.floor(key), cap)
     decision_times.note(key, took)

@@ -322,6 +322,43 @@ def test_on_a_worker_a_coms_move_to_wait_for_is_written_later_by_a_task_of_its_o
     assert events_of(match)[-1].actor == "com:normal:1"
 
 
+def test_a_new_worker_process_holds_its_coms_moves_back_as_long_as_those_before_it(
+    alice, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A process began with no decision times of its own: its first COM moves of a kind
+    came out as soon as decided, a forced one at once, telling it from a free one again.
+    It now starts from the floor the processes before it published in the shared cache."""
+    from django.core.cache import cache
+
+    from matches import services
+
+    settings.COM_EVEN_TIMING_MS = 1000
+    cache.clear()
+    with django_capture_on_commit_callbacks(execute=False):
+        match = match_create(creator=alice, seats=[{"type": "me"}, {"type": "com"}])
+    key = ("golf", "normal", match.phase)
+    earlier = services.DecisionTimes(shared=cache)  # a worker process that ran before
+    for seconds in (9.0, 0.4, 0.1):  # (its first, cold, not kept)
+        earlier.note(key, seconds)
+    handed = []
+
+    def later(seat, level, action, seconds):
+        handed.append(seconds)
+
+    for process in (services.DecisionTimes(), services.DecisionTimes(shared=cache)):
+        monkeypatch.setattr(services, "decision_times", process)  # a new one
+        match.refresh_from_db()  # (its two opening flips, one each time)
+        with django_capture_on_commit_callbacks(execute=False):
+            assert com_turn(match_id=match.id, expected_version=match.version, later=later)
+    # without the floor published before it, the first was taken as soon as decided;
+    # with it, the second waits as long as the earlier process's slowest took
+    assert events_of(match)[-1].actor == "com:normal:1"
+    (published,) = handed
+    assert 0.3 < published <= 0.4
+    earlier.note(key, 0.05)  # a floor that changes is published again; one that does not, not
+    assert cache.get("com-decision-floor:" + ":".join(key)) == 0.4
+
+
 def test_com_turns_count_toward_the_account_whose_moves_they_answer(
     alice, bob, staff, settings, monkeypatch, django_capture_on_commit_callbacks
 ):
