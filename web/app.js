@@ -193,9 +193,31 @@ function newMatchForm(games, name) {
     openSeats.replaceChildren(); // (the preset's usual table: no open seat)
     fillOpen();
   };
+  // Hearts: how the cards are passed, the preset's way to begin with (across only at a
+  // table of four: the service refuses it at another)
+  const passingOption = game.options?.find((o) => o.name === "passing");
+  const passingSelect = el("select", { id: "passing", name: "passing" });
+  /** @param {boolean} [reset] back to the preset's way */
+  const fillPassing = (reset = false) => {
+    if (!passingOption) return;
+    const players = 1 + Number(opponents.value) + Number(openSeats.value || 0);
+    const rules = /** @type {Record<string, unknown>} */ (game.presets.find((p) => p.name === presetSelect.value)?.rules ?? {});
+    const wanted = reset || !passingSelect.value ? String(rules.passing ?? "none") : passingSelect.value;
+    const ways = /** @type {string[]} */ (passingOption.schema.enum ?? []).filter((way) => way !== "across" || players === 4);
+    const chosen = ways.includes(wanted) ? wanted : ways[0];
+    passingSelect.replaceChildren(...ways.map((way) => option(way, PASSING_WAYS[way] ?? way, way === chosen)));
+  };
   fillOpponents();
-  presetSelect.addEventListener("change", fillOpponents);
-  opponents.addEventListener("change", fillOpen);
+  fillPassing(true);
+  presetSelect.addEventListener("change", () => {
+    fillOpponents();
+    fillPassing(true);
+  });
+  opponents.addEventListener("change", () => {
+    fillOpen();
+    fillPassing();
+  });
+  openSeats.addEventListener("change", () => fillPassing());
   const round = capitalWord(game.round_name);
   const form = el("form", { class: "panel new-match", "aria-labelledby": "new-match" }, [
     el("h2", { id: "new-match" }, [`New ${game.title} match`]),
@@ -206,7 +228,12 @@ function newMatchForm(games, name) {
     presetSelect,
     presetRules,
     el("label", { for: "rounds" }, [`${round}s`]),
-    el("input", { id: "rounds", name: "rounds", type: "number", min: "1", max: golf ? "18" : "50", value: "1", required: "" }),
+    // Golf plays its holes; a game to a target score may be played until a total reaches it
+    golf
+      ? el("input", { id: "rounds", name: "rounds", type: "number", min: "1", max: "18", value: "1", required: "" })
+      : el("input", { id: "rounds", name: "rounds", type: "number", min: "1", max: "50", value: "1", placeholder: "until the target score", "aria-describedby": "rounds-help" }),
+    golf ? "" : el("p", { id: "rounds-help", class: "help" }, [`Empty: ${round.toLowerCase()}s until a total reaches the target score.`]),
+    ...(passingOption ? [el("label", { for: "passing" }, ["Passing"]), passingSelect] : []),
     el("label", { for: "opponents" }, ["Computer opponents"]),
     opponents,
     el("label", { for: "level" }, ["Their level"]),
@@ -235,6 +262,8 @@ function newMatchForm(games, name) {
     for (let i = 0; i < Number(data.get("open")); i += 1) seats.push({ type: "open" });
     const preset = String(data.get("preset"));
     const rounds = Number(data.get("rounds"));
+    // (a game to a target score: no number of deals, until a total reaches it)
+    const dealsAsked = String(data.get("rounds") ?? "").trim() ? { max_deals: rounds } : {};
     const hints = data.get("hints") !== null;
     const undo = data.get("undo") !== null;
     const seconds = String(data.get("turn_timeout") ?? "").trim();
@@ -244,10 +273,11 @@ function newMatchForm(games, name) {
       request = { game: "golf", preset: /** @type {GolfMatchCreate["preset"]} */ (preset), holes: rounds, seats, hints };
       if (undo) request.undo = true;
     } else if (game.name === "hearts") {
-      request = { game: "hearts", preset: /** @type {HeartsMatchCreate["preset"]} */ (preset), rules: { max_deals: rounds, players: /** @type {3 | 4 | 5} */ (seats.length) }, seats, hints };
+      const passing = /** @type {NonNullable<HeartsMatchCreate["rules"]>["passing"]} */ (String(data.get("passing") ?? "") || undefined);
+      request = { game: "hearts", preset: /** @type {HeartsMatchCreate["preset"]} */ (preset), rules: { ...dealsAsked, players: /** @type {3 | 4 | 5} */ (seats.length), ...(passing ? { passing } : {}) }, seats, hints };
       if (undo) request.undo = true;
     } else {
-      request = { game: "ninety-nine", preset: /** @type {NinetyNineMatchCreate["preset"]} */ (preset), rules: { max_deals: rounds }, seats, hints };
+      request = { game: "ninety-nine", preset: /** @type {NinetyNineMatchCreate["preset"]} */ (preset), rules: dealsAsked, seats, hints };
     }
     if (seconds) request.turn_timeout = Number(seconds);
     void guarded(async () => {
@@ -258,6 +288,15 @@ function newMatchForm(games, name) {
   });
   return form;
 }
+
+/** Hearts' ways of passing, as the new-match form names them. @type {Record<string, string>} */
+const PASSING_WAYS = {
+  none: "no passing",
+  rotate: "left, right, across, hold in turn (no across at 3 or 5)",
+  left: "always to the left",
+  right: "always to the right",
+  across: "always across",
+};
 
 /** @param {string} word */
 function capitalWord(word) {

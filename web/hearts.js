@@ -17,6 +17,17 @@ const EACH_PASSES = { left: "each player passes to the left", right: "each playe
 
 /** @extends {Table<HeartsAction, HeartsView>} */
 export class HeartsTable extends Table {
+  /** @param {GameEvent} event */
+  record(event) {
+    if (event.type === "trick_won" && this.view && event.seq > this.logged) {
+      const data = /** @type {Record<string, any>} */ (event.data); // cards in play order, the leader's first
+      const seats = this.view.players.length;
+      const plays = data.cards.map((/** @type {string} */ card, /** @type {number} */ i) => ({ seat: (data.leader + i) % seats, card }));
+      this.lastWon = { deal: this.view.deal, plays, winner: data.winner };
+    }
+    super.record(event);
+  }
+
   /** @param {import("./api.js").GameView} view */
   narrow(view) {
     return view.game === "hearts" ? view : null;
@@ -100,6 +111,7 @@ export class HeartsTable extends Table {
     play.append(others, this.trickArea(view.trick, view.leader, "The trick"));
     const last = view.trick.length === 0 ? view.tricks.at(-1) : undefined;
     if (last) play.append(this.lastTrick(last.cards.map((card, i) => ({ seat: (last.leader + i) % view.players.length, card })), last.winner));
+    play.append(...this.previousDealsTrick(view, !last && view.trick.length === 0));
     if (me !== null) play.append(this.myHand(view, me, legal));
     play.append(this.actionBar(view, legal), ...this.promptNodes(this.prompt(view)));
     const side = el("div", { class: "side" }, [this.taken(view), this.dealScores(view), this.moveLog()]);
@@ -126,7 +138,7 @@ export class HeartsTable extends Table {
         capital(name),
         el("span", { class: "showing" }, [` · ${plural(size, "card")} · ${plural(view.taken[seat] ?? 0, "point")}`]),
         chosen ? el("span", { class: "to-act-mark" }, [" · has chosen a pass"]) : "",
-        toAct ? el("span", { class: "to-act-mark" }, [" · to play"]) : "",
+        toAct ? el("span", { class: "to-act-mark" }, [view.phase === "passing" ? " · choosing a pass" : " · to play"]) : "",
       ]),
     ]);
     const row = el("div", { class: "hand fan", role: "group", "aria-label": `${name}'s hand` });
@@ -212,7 +224,7 @@ export class HeartsTable extends Table {
     ]);
     const last = view.last_deal;
     if (last) {
-      const moon = last.moon === null ? "nobody shot the moon" : `${this.seatName(last.moon)} shot the moon!`;
+      const moon = last.moon === null ? "nobody shot the moon" : `${this.seatName(last.moon)} shot the moon`;
       const jack = last.jack === null ? "" : `; ${this.seatName(last.jack)} took the jack of diamonds`;
       box.append(el("p", { class: "moon", "data-moon": last.moon === null ? "" : String(last.moon) }, [`Deal ${last.deal}: ${moon}${jack}.`]));
     }

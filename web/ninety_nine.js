@@ -33,10 +33,6 @@ export class NinetyNineTable extends Table {
     super(...args);
     // the contract the bid cards picked make: a live region kept on the page, as the prompt
     this.contractNode = el("p", { class: "contract-live", role: "status" });
-    /** @type {{deal: number, plays: {seat: number, card: string}[], winner: number} | null}
-     * the last trick won that this page saw, and its deal (a deal's last trick is in no view
-     * of the next deal) */
-    this.lastWon = null;
   }
 
   /** @param {GameEvent} event */
@@ -69,7 +65,7 @@ export class NinetyNineTable extends Table {
       case "premium_called":
         return `${capital(this.seatName(data.seat))} ${data.call === "pass" ? "passed" : data.call === "declare" ? "declared" : "revealed"}.`;
       case "premium_shown":
-        return `${capital(this.seatName(data.seat))}'s bid is shown: ${plural(data.contract, "trick")}.`;
+        return `${this.seatName(data.seat) === "you" ? "Your" : `${capital(this.seatName(data.seat))}'s`} bid is shown: ${plural(data.contract, "trick")}.`;
       case "card_played":
         return `${capital(this.seatName(data.seat))} played the ${cardName(data.card)}.`;
       case "trick_won":
@@ -130,11 +126,7 @@ export class NinetyNineTable extends Table {
     play.append(others, this.trickArea(view.trick.plays, view.trick.leader, "The trick"));
     const last = view.trick.plays.length === 0 ? view.tricks.at(-1) : undefined;
     if (last) play.append(this.lastTrick(last.plays, last.winner));
-    // the last deal's last trick, while the next deal has none (the view has it no more)
-    const lastWon = this.lastWon;
-    if (!last && view === this.view && lastWon && view.trick.plays.length === 0 && view.last_deal?.deal === lastWon.deal && view.deal === lastWon.deal + 1) {
-      play.append(this.lastTrick(lastWon.plays, lastWon.winner, `Last trick of deal ${lastWon.deal}`));
-    }
+    play.append(...this.previousDealsTrick(view, !last && view.trick.plays.length === 0));
     if (me !== null) play.append(this.myHand(view, me, legal));
     play.append(this.actionBar(view, legal), ...this.promptNodes(this.prompt(view)));
     const side = el("div", { class: "side" }, [this.contracts(view), this.lastDeal(view), this.dealScores(view), this.moveLog()]);

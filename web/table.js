@@ -166,6 +166,10 @@ export class Table {
     this.chosen = [];
     /** the seq of the last event the move log has taken (each is logged once, in order) */
     this.logged = 0;
+    /** @type {{deal: number, plays: {seat: number, card: string}[], winner: number} | null}
+     * the last trick won that this page saw, and its deal (a game of tricks keeps it:
+     * a deal's last trick is in no view of the next deal) */
+    this.lastWon = null;
     /** @type {(() => void) | null} called once, when the table first shows the match ended */
     this.onEnded = null;
     /** @type {((detail: MatchDetail) => void) | null} called when the table has read the
@@ -595,7 +599,9 @@ export class Table {
       const live = el("button", { type: "button", class: "secondary", "data-focus-key": "live" }, ["Back to live"]);
       live.addEventListener("click", () => {
         this.backToLive();
-        slider.focus();
+        // (the slider is drawn anew: the one on the page now)
+        const drawn = this.root.querySelector("#history");
+        if (drawn instanceof HTMLElement) drawn.focus();
       });
       bar.append(live);
     }
@@ -884,6 +890,18 @@ export class Table {
   }
 
   /**
+   * The last deal's last trick (`lastWon`), drawn while the next deal has none to show.
+   * @param {{deal?: number, last_deal?: {deal: number} | null}} view
+   * @param {boolean} none whether the view's deal has no trick of its own to show
+   * @returns {HTMLElement[]}
+   */
+  previousDealsTrick(view, none) {
+    const won = this.lastWon;
+    if (!none || view !== this.view || !won || view.deal !== won.deal + 1 || view.last_deal?.deal !== won.deal) return [];
+    return [this.lastTrick(won.plays, won.winner, `Last trick of deal ${won.deal}`)];
+  }
+
+  /**
    * Puts the new table on the page, keeping the keyboard where it was: on the same
    * control, or, when that one is gone (a card just played), on the first move offered.
    * The live regions (kept nodes, see keep) stay on the page: the table on the page is
@@ -905,7 +923,7 @@ export class Table {
       // the same control if it is still one (a card played is no button once the move
       // is sent), else the first move offered, else the prompt
       const same = key ? this.root.querySelector(`[data-focus-key="${CSS.escape(key)}"]`) : null;
-      const focusable = same?.matches("button:not([disabled]), [tabindex]") ? same : null;
+      const focusable = same?.matches("button:not([disabled]), input:not([disabled]), select, [tabindex]") ? same : null;
       const target = focusable ?? this.root.querySelector(firstMove) ?? this.root.querySelector(".prompt");
       if (target instanceof HTMLElement) target.focus();
     }

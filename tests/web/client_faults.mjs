@@ -37,6 +37,10 @@
 //   ninetyNineTexts "You lead first", what the others do (bidding, a premium call), and
 //                  no "to lead" once the match is over;
 //   lastTrickOfDeal the deal's last trick, played by this page, said in the next deal;
+//   heartsLastTrickOfDeal the same in Hearts, and the moon said in one sentence;
+//   ninetyNineYourBidShown "Your bid is shown" in the move log;
+//   historyKeys    the history slider moved with the arrow keys keeps the keyboard, and so
+//                  does "Back to live";
 //   leaveMatch     "Leave this match…" at a player's table: the confirm dismissed sends
 //                  nothing, accepted sends POST leave and shows the lobby;
 //   leaveRefused   a leave refused (409 cannot_leave): the message shown, the button kept
@@ -49,7 +53,8 @@
 //   holeOverNext   "Next hole" after another human's "next": sent without If-Match (every
 //                  human says it at once), so no 412;
 //   heartsPassingWords Hearts' pass direction, to a player ("to your left") and to a
-//                  spectator ("each player passes to the left");
+//                  spectator ("each player passes to the left"); the seats still choosing
+//                  marked so, not "to play";
 //   finalTurnsBanner Golf's final-turns banner: one live region kept, empty outside them;
 //   newMatchCounts the new-match form offers only the COMs and open seats that make a
 //                  table the preset allows (Golf, Hearts of 3 to 5, hearts-classic of 4);
@@ -826,6 +831,62 @@ scenarios.lastTrickOfDeal = async () => {
   return { last: await page.locator(".game-table .last-trick").allTextContents() };
 };
 
+scenarios.heartsLastTrickOfDeal = async () => {
+  const t13 = { trick: 13, leader: 1, cards: ["KS", "3H", "QS", "AH"], winner: 1, points: 15 };
+  const v40 = heartsView(40, { hand: ["AH"], hands: [["AH"], null, null, null], hand_sizes: [1, 0, 0, 0], seats_to_act: [0], to_act: 0, trick: ["KS", "3H", "QS"], leader: 1, taken: [11, 0, 0, 0], hearts_broken: true, legal_actions: [{ type: "play", card: "AH" }] });
+  // deal 1 went to you, every point: the moon
+  const lastDeal = { deal: 1, taken: [26, 0, 0, 0], jack: null, moon: 0, scores: [0, 26, 26, 26], totals: [0, 26, 26, 26] };
+  const dealTwo = heartsView(44, { deal: 2, direction: "hold", seats_to_act: [1], last_deal: lastDeal, deal_scores: [[0, 26, 26, 26]], totals: [0, 26, 26, 26] });
+  const match = fakeMatch([v40, dealTwo]);
+  const { page } = await open(async (method, path, query) => {
+    if (method === "POST" && path === `/matches/${ID}/actions`) {
+      const events = [event(41, "card_played", 0, { seat: 0, card: "AH" }), event(42, "trick_won", null, t13), event(43, "deal_scored", null, lastDeal), event(44, "cards_dealt", null, { deal: 2, dealer: 1, direction: "hold" })];
+      return json(200, { version: 44, events, view: dealTwo });
+    }
+    return match.answer(method, path, query);
+  });
+  await atVersion(page, 40);
+  await page.locator('.hand.mine button[data-card="AH"]').click();
+  await atVersion(page, 44);
+  return { last: await page.locator(".game-table .last-trick").allTextContents(), moon: await page.locator(".game-table .moon").textContent() };
+};
+
+// the log says "Your bid is shown", not "You's"
+scenarios.ninetyNineYourBidShown = async () => {
+  const premium = { calls: ["declare", "pass", "pass"], seat: 0, kind: "declare", shown: false };
+  const calling = ninetyNineView(13, { phase: "premium", premium, seats_to_act: [2], legal_actions: [] });
+  const shown = ninetyNineView(14, { premium: { ...premium, shown: true }, contracts: [5, null, null], bid_cards: [B0, null, null] });
+  const match = fakeMatch([calling, shown]);
+  const { page } = await open(match.answer);
+  await atVersion(page, 13);
+  // (shown as COM 2's pass ended the premium round: its actor's)
+  match.release({ ...event(14, "premium_shown", null, { seat: 0, contract: 5, cards: B0 }), actor: "com:easy:2" });
+  await atVersion(page, 14);
+  return { log: await page.locator(".move-log li").allTextContents() };
+};
+
+// the history slider keeps the keyboard: two arrow presses go two versions back, and "Back
+// to live" leaves the keyboard on the slider
+scenarios.historyKeys = async () => {
+  const match = fakeMatch([golfView(10)]);
+  const { page } = await open(async (method, path, query) => {
+    const state = new RegExp(`^/matches/${ID}/states/(\\d+)$`).exec(path);
+    if (state && Number(state[1]) < 10) return json(200, golfView(Number(state[1]), { legal_actions: [], turns_in_hole: Number(state[1]) }));
+    return match.answer(method, path, query);
+  });
+  await atVersion(page, 10);
+  await page.locator("#history").focus();
+  await page.keyboard.press("ArrowLeft");
+  await page.locator('.game-table[data-history="true"][data-version="9"]').waitFor();
+  await page.keyboard.press("ArrowLeft");
+  await page.locator('.game-table[data-history="true"][data-version="8"]').waitFor();
+  const focused = () => page.evaluate(() => document.activeElement?.id ?? document.activeElement?.tagName ?? null);
+  const onSlider = await focused();
+  await page.getByRole("button", { name: "Back to live" }).click();
+  await page.locator('.game-table[data-history="false"][data-version="10"]').waitFor();
+  return { onSlider, afterLive: await focused() };
+};
+
 // --- leaving a match ------------------------------------------------------------------------
 
 const FINISHED = { phase: "finished", drawn: null, seats_to_act: [], legal_actions: [], winners: [0] };
@@ -1034,7 +1095,14 @@ scenarios.heartsPassingWords = async () => {
     return page.locator(".game-table .facts").textContent();
   };
   const watched = { seat: null, hand: [], hands: [null, null, null, null], legal_actions: [] };
+  // COM 1 has chosen its pass, COM 2 and COM 3 are choosing theirs
+  const choosing = heartsPassing(10, { passes_chosen: [false, true, false, false], seats_to_act: [0, 2, 3] });
+  const match = fakeMatch([choosing]);
+  const { page } = await open(match.answer);
+  await atVersion(page, 10);
+  const marks = await page.locator(".opponent .to-act-mark").allTextContents();
   return {
+    marks,
     player: await facts(heartsPassing(10), {}),
     spectator: await facts(heartsPassing(10, watched), { your_seat: null, your_turn: false }),
     spectatorAcross: await facts(heartsPassing(10, { ...watched, direction: "across" }), { your_seat: null, your_turn: false }),
@@ -1074,7 +1142,12 @@ scenarios.finalTurnsBanner = async () => {
 /** GET /api/games with Golf and Hearts (a preset of 3 to 5 seats, one of 4 only). */
 const TWO_GAMES = [
   ...GAMES,
-  { name: "hearts", title: "Hearts", description: "Hearts.", round_name: "deal", seats: { min: 3, max: 5 }, presets: [{ name: "hearts", seats: { min: 3, max: 5 }, rules: {} }, { name: "hearts-classic", seats: { min: 4, max: 4 }, rules: {} }], default_preset: "hearts", default_seats: { hearts: [{}, {}, {}, {}], "hearts-classic": [{}, {}, {}, {}] }, com_levels: ["easy"], default_com_level: "easy" },
+  {
+    name: "hearts", title: "Hearts", description: "Hearts.", round_name: "deal", seats: { min: 3, max: 5 },
+    presets: [{ name: "hearts", seats: { min: 3, max: 5 }, rules: { passing: "none" } }, { name: "hearts-classic", seats: { min: 4, max: 4 }, rules: { passing: "rotate" } }],
+    options: [{ name: "passing", doc: "how cards are passed", schema: { type: "string", enum: ["none", "rotate", "left", "right", "across"] }, default: "none" }],
+    default_preset: "hearts", default_seats: { hearts: [{}, {}, {}, {}], "hearts-classic": [{}, {}, {}, {}] }, com_levels: ["easy"], default_com_level: "easy",
+  },
 ];
 
 scenarios.newMatchCounts = async () => {
@@ -1117,11 +1190,21 @@ scenarios.newMatchCounts = async () => {
   await page.locator("#game").selectOption("hearts");
   await page.locator("form.new-match h2", { hasText: "Hearts" }).waitFor();
   const hearts = await offered();
-  // a table of 4 with 2 COMs: the fourth seat is an open one
-  await page.locator("#preset").selectOption("hearts-classic");
+  // the ways of passing: the preset's first, across only at a table of four
+  await page.locator("#preset").selectOption("hearts");
+  await page.locator("#opponents").selectOption("3");
+  const passingAtFour = { chosen: await page.locator("#passing").inputValue(), ways: await page.locator("#passing option").evaluateAll((os) => os.map((o) => o.value)) };
   await page.locator("#opponents").selectOption("2");
+  await page.locator("#open-seats").selectOption("0");
+  const passingAtThree = await page.locator("#passing option").evaluateAll((os) => os.map((o) => o.value));
+  // a table of 4 with 2 COMs: the fourth seat is an open one; across, until the target
+  await page.locator("#preset").selectOption("hearts-classic");
+  const classicChosen = await page.locator("#passing").inputValue();
+  await page.locator("#opponents").selectOption("2");
+  await page.locator("#passing").selectOption("across");
+  await page.locator("#rounds").fill("");
   await start();
-  return { golf, golfNoCom, hearts, created };
+  return { golf, golfNoCom, hearts, created, passingAtFour, passingAtThree, classicChosen };
 };
 
 scenarios.otherTab = async () => {

@@ -288,6 +288,28 @@ def test_the_last_trick_of_a_deal_is_said_in_the_next(scenarios):
     )
 
 
+def test_the_last_trick_of_a_hearts_deal_is_said_in_the_next_and_the_moon_in_a_sentence(
+    scenarios,
+):
+    seen = seen_in(scenarios, "heartsLastTrickOfDeal")
+    assert seen["last"] == [
+        "Last trick of deal 1 (COM 1 (easy): king of spades, COM 2 (easy): 3 of hearts,"
+        " COM 3 (easy): queen of spades, you: ace of hearts): COM 1 (easy) took it."
+    ], seen
+    assert seen["moon"] == "Deal 1: you shot the moon.", seen
+
+
+def test_ninety_nine_says_your_bid_is_shown(scenarios):
+    assert seen_in(scenarios, "ninetyNineYourBidShown")["log"][-1] == (
+        "Your bid is shown: 5 tricks."
+    )
+
+
+def test_the_history_slider_keeps_the_keyboard(scenarios):
+    seen = seen_in(scenarios, "historyKeys")
+    assert seen["onSlider"] == "history" and seen["afterLive"] == "history", seen
+
+
 # --- leaving a match ----------------------------------------------------------------------------
 LEAVE = "Leave this match\u2026"
 AT_THE_TABLE = "#/match/11111111-2222-4333-8444-555555555555"
@@ -408,6 +430,7 @@ def test_hearts_passing_is_said_to_a_spectator_without_your(scenarios):
     assert seen["spectator"].startswith("Passing: each player passes to the left · "), seen
     assert seen["spectatorAcross"].startswith("Passing: each player passes across the table"), seen
     assert "your" not in seen["spectator"] + seen["spectatorAcross"], seen
+    assert seen["marks"] == [" · has chosen a pass", " · choosing a pass", " · choosing a pass"]
 
 
 def test_the_final_turns_banner_is_one_live_region_kept_on_the_page(scenarios):
@@ -458,6 +481,15 @@ def test_the_new_match_form_offers_only_the_tables_the_preset_allows(scenarios):
     # hearts-classic with 2 COMs: the fourth seat is open, and 4 players are asked for
     assert [s["type"] for s in hearts["seats"]] == ["me", "com", "com", "open"], hearts
     assert hearts["preset"] == "hearts-classic" and hearts["rules"]["players"] == 4, hearts
+    # Hearts' passing: the preset's way to begin with, across only at a table of four; and
+    # no number of deals asked for: until a total reaches the target
+    assert seen["passingAtFour"] == {
+        "chosen": "none",
+        "ways": ["none", "rotate", "left", "right", "across"],
+    }
+    assert seen["passingAtThree"] == ["none", "rotate", "left", "right"]
+    assert seen["classicChosen"] == "rotate"
+    assert hearts["rules"] == {"players": 4, "passing": "across"}, hearts
 
 
 def test_another_tabs_log_in_is_never_sent_under_this_tabs_account(scenarios):
