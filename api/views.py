@@ -300,10 +300,11 @@ class TokenView(QueryChecked, APIView):
     def post(self, request: Request) -> Response:
         data = s.CredentialsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        username = data.validated_data["username"]
-        user = authenticate(
-            request._request, username=username, password=data.validated_data["password"]
-        )
+        username, password = data.validated_data["username"], data.validated_data["password"]
+        user = authenticate(request._request, username=username, password=password)
+        if user is None and password.strip() != password:
+            # an account registered before passwords were taken as typed holds it trimmed
+            user = authenticate(request._request, username=username, password=password.strip())
         if user is None and refused_as_suspended(request._request):
             raise account_suspended()
         address = guard.client_address(request)

@@ -285,6 +285,9 @@ def test_a_password_is_kept_as_typed_spaces_and_all(anon, django_user_model):
     assert django_user_model.objects.get(username="dora").check_password(typed)
     assert log_in("dora", typed).status_code == 200
     assert_problem(log_in("dora", typed.strip()), 401, "invalid_credentials")
+    # an account registered before, its password stored trimmed, logs in as it typed it
+    django_user_model.objects.create_user("erin", password=typed.strip())
+    assert log_in("erin", typed).status_code == 200
 
 
 def test_a_stale_token_sent_with_a_log_in_or_registration_refuses_neither(users, alice):
