@@ -481,15 +481,10 @@ def detail_json(match: Match, user: Any, view: dict[str, Any] | None = None) -> 
         "round_pause_seconds": match.round_pause_seconds,
         "local": match.local,
         "seed_commitment": match.seed_commitment,
-        "seed": _revealed_seed(match) if match.ended else None,
+        "seed": selectors.logged_seed(match) if match.ended else None,
         "winners": match.winners,
         "view": view if view is not None else selectors.match_view(match, user),
     }
-
-
-def _revealed_seed(match: Match) -> str | None:
-    last = match.events.order_by("-seq").first()
-    return last.payload.get("seed") if last is not None else None
 
 
 def _with_etag(response: Response, version: int) -> Response:

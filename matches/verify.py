@@ -103,7 +103,29 @@ def verify_match(match: Match) -> Report:
         if game.commitment(audit.state) != match.seed_commitment:
             report.faults.append("the log's seed commitment differs from the match's")
         report.faults.extend(_read_model_faults(match, audit.state))
+        report.faults.extend(_rules_faults(match, game, events[0]))
     return report
+
+
+def _rules_faults(match: Match, game: Any, first: Any) -> list[str]:
+    """Where the rules kept on the match (what its detail and its audit record serve)
+    differ from those its log began with (what was played)."""
+    played = game.event_to_row(first)[2].get("rules")
+    try:  # (each read as the game reads rules: an older spelling of the same is the same)
+        logged = game.rules_to_json(game.rules_from_json(played))
+        kept = game.rules_to_json(game.rules_from_json(match.rules))
+    except Exception as exc:  # any refusal of the rules kept: the game's own words
+        return [f"the match's rules cannot be read: {exc}"]
+    faults = []
+    if kept != logged:
+        changed = sorted(k for k in {*kept, *logged} if kept.get(k) != logged.get(k))
+        for name in changed:
+            faults.append(
+                f"rules: {name} is {kept.get(name)!r} on the match, {logged.get(name)!r} in the log"
+            )
+    if match.preset != logged.get("preset", match.preset):
+        faults.append(f"preset {match.preset!r} on the match, {logged.get('preset')!r} in the log")
+    return faults
 
 
 def _read_model_faults(match: Match, state: Any) -> list[str]:
@@ -119,6 +141,11 @@ def _read_model_faults(match: Match, state: Any) -> list[str]:
     flagged = sorted(match.seats.filter(to_act=True).values_list("index", flat=True))
     if flagged != to_act:
         faults.append(f"read model: seats flagged to act {flagged}, replay {to_act}")
+    for name in ("round", "rounds", "phase"):
+        if getattr(match, name) != getattr(summary, name):
+            faults.append(
+                f"read model: {name} {getattr(match, name)!r}, replay {getattr(summary, name)!r}"
+            )
     if match.totals != list(summary.totals):
         faults.append(f"read model: totals {match.totals}, replay {list(summary.totals)}")
     if match.winners != list(summary.winners):

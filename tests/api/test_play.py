@@ -163,6 +163,22 @@ def test_events_states_audit_and_export(alice, carol, duel):
     assert export["Content-Type"] == "application/x-ndjson" and len(lines) == 4
 
 
+def test_the_audit_record_of_a_log_that_cannot_be_replayed_is_still_served(alice, ops, duel):
+    """The record read its seed from a replay of the log: one that no longer replays (its
+    game relabelled on the row, a snapshot ahead of the log) answered 500, where the
+    record is what a verifier needs to say what is wrong."""
+    from matches.models import Match
+
+    assert ops.post(f"/api/matches/{duel}/abort", {}, format="json").status_code == 200
+    sound = alice.get(f"/api/matches/{duel}/audit").json()
+    Match.objects.filter(pk=duel).update(game="ninety-nine")
+    relabelled = alice.get(f"/api/matches/{duel}/audit")
+    assert relabelled.status_code == 200
+    record = relabelled.json()
+    assert record["seed"] == sound["seed"] == record["events"][-1]["data"]["seed"]
+    assert record["chain_faults"] == [] and len(record["events"]) == len(sound["events"])
+
+
 def test_a_format_a_view_cannot_answer_in_is_a_400_naming_those_it_can(alice, duel):
     for path, formats in (
         ("", "['json']"),

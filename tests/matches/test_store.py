@@ -401,6 +401,23 @@ def test_verify_reports_a_read_model_that_disagrees_with_the_log(duel):
 
 
 @pytest.mark.django_db
+def test_verify_reports_rules_and_rounds_on_the_match_that_the_log_did_not_play(finished):
+    """The rules kept on the match (what its detail and audit record serve, what clients
+    read) could be rewritten with no key at all and verify_match said OK."""
+    assert verify(str(finished.id))[0] == 0
+    rules = {**finished.rules, "holes": finished.rules["holes"] + 7}
+    Match.objects.filter(pk=finished.pk).update(rules=rules, rounds=9, phase="draw")
+    code, out = verify(str(finished.id))
+    assert code == 1
+    holes = finished.rules["holes"]
+    assert f"rules: holes is {holes + 7} on the match, {holes} in the log" in out
+    assert f"read model: rounds 9, replay {finished.rounds}" in out
+    assert f"read model: phase 'draw', replay {finished.phase!r}" in out
+    Match.objects.filter(pk=finished.pk).update(rules={**finished.rules, "holes": "many"})
+    assert "the match's rules cannot be read" in verify(str(finished.id))[1]
+
+
+@pytest.mark.django_db
 def test_verify_reports_an_open_seat_of_the_log_that_the_match_has_taken(alice, bob):
     match = match_create(creator=alice, seats=[{"type": "me"}, {"type": "open"}])
     assert verify(str(match.id))[0] == 0  # waiting, its seat open: as the log says
