@@ -107,6 +107,61 @@ function canonical(hand) {
   return [...hand].sort((a, b) => order.indexOf(a ?? "") - order.indexOf(b ?? ""));
 }
 
+/**
+ * Every game's event types, each with its newest schema version (an older one is as the
+ * service wrote it then: the fields read here are the same). tests/web/test_verify_node.py
+ * keeps this equal to the games' own.
+ */
+export const EVENT_VERSIONS = {
+  bid_made: 1, card_discarded: 1, card_drawn: 1, card_played: 1, card_revealed: 1, card_swapped: 1,
+  cards_dealt: 1, cards_passed: 1, deal_scored: 1, deal_started: 1, final_turns_began: 1,
+  hole_acknowledged: 1, hole_dealt: 1, hole_scored: 1, match_aborted: 1, match_finished: 1,
+  match_started: 2, passes_exchanged: 1, premium_called: 1, premium_shown: 1, seat_taken: 1,
+  stock_reshuffled: 1, trick_won: 1, undone: 1,
+};
+/** Each game's deal event, the field numbering its deals, and its round's scoring event. */
+const DEALS = { hole_dealt: ["hole", "hole_scored"], cards_dealt: ["deal", "deal_scored"], deal_started: ["deal", "deal_scored"] };
+
+/**
+ * Why the log is not one the games could have written, in the parts the deals are read
+ * from (null when it is): it begins with match_started; every event is of a known type
+ * and version; every seed it names is the one revealed; the deals are numbered 1, 2, 3…
+ * once each, each with a hand or grid per player, and all scored once the match has
+ * finished.
+ * @param {{seq: number, type: string, version: number, data: Record<string, any>}[]} events
+ * @param {string} seed
+ */
+function malformed(events, seed) {
+  const first = events[0];
+  if (first?.type !== "match_started") return `the log begins with ${first?.type ?? "nothing"}, not match_started`;
+  const players = Array.isArray(first.data.players) ? first.data.players.length : 0;
+  let deals = 0;
+  let scored = 0;
+  for (const { seq, type, version, data } of events) {
+    const newest = /** @type {Record<string, number>} */ (EVENT_VERSIONS)[type];
+    if (newest === undefined) return `event ${seq} is of a type no game writes (${type})`;
+    if (!Number.isInteger(version) || version < 1 || version > newest) return `event ${seq} (${type}) is of version ${version}, which this page cannot read`;
+    if (type === "match_started" && seq !== 1) return `event ${seq} is a second match_started`;
+    if ("seed" in data && data.seed !== null && data.seed !== seed) return `event ${seq} (${type}) names another seed than the one revealed`;
+    const deal = /** @type {Record<string, string[]>} */ (DEALS)[type];
+    if (deal) {
+      const [field] = deal;
+      deals += 1;
+      if (data[field ?? ""] !== deals) return `event ${seq} deals ${field} ${data[field ?? ""]}, where ${field} ${deals} comes next`;
+      const hands = type === "hole_dealt" ? data.grids : data.hands;
+      if (!Array.isArray(hands) || hands.length !== players) return `event ${seq} deals to ${Array.isArray(hands) ? hands.length : 0} seats, the match has ${players}`;
+    }
+    if (type === "hole_scored" || type === "deal_scored") scored += 1;
+  }
+  // every deal scored once the match is over; one still being played before (or cut
+  // short by an abort)
+  const finished = events[events.length - 1]?.type === "match_finished";
+  if (deals === 0) return "the log has no deal";
+  const unscored = deals - scored;
+  if (unscored < 0 || unscored > (finished ? 0 : 1)) return `the log deals ${plural(deals, "time")} and scores ${scored}`;
+  return null;
+}
+
 /** @param {Record<string, any>} data */
 function rulesOf(data) {
   return /** @type {Record<string, any>} */ (data.rules ?? {});
@@ -146,8 +201,10 @@ export async function verifyAudit(audit) {
     return fail(`SHA-256 of the seed is ${commitment}, the commitment published at the start is ${audit.seed_commitment}`, 0);
   }
   const key = await seedKey(seed);
-  const events = audit.events.map((e) => ({ seq: e.seq, type: e.type, data: /** @type {Record<string, any>} */ (e.data) }));
-  const started = events.find((e) => e.type === "match_started");
+  const events = audit.events.map((e) => ({ seq: e.seq, type: e.type, version: e.schema_version, data: /** @type {Record<string, any>} */ (e.data) }));
+  const odd = malformed(events, audit.seed);
+  if (odd) return fail(odd, 0);
+  const started = events[0];
   if (!started) return fail("the log has no match_started", 0);
   if (started.data.commitment !== audit.seed_commitment) return fail("match_started names another commitment", 0);
   const players = started.data.players.length;
