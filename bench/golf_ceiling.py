@@ -99,7 +99,7 @@ def play(sees: str, holes: int, seed: int, jobs: int) -> Tally:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser = argparse.ArgumentParser(description=" ".join((__doc__ or "").split("\n\n")[0].split()))
     parser.add_argument("--holes", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--sees", default=",".join(SEES), help="any of none, own, all")

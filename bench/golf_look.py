@@ -108,7 +108,7 @@ def pair(text: str) -> tuple[float, float]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser = argparse.ArgumentParser(description=" ".join((__doc__ or "").split("\n\n")[0].split()))
     parser.add_argument("--positions", action="store_true")
     parser.add_argument("--look", action="append", default=[], type=pair)
     parser.add_argument("--scaled", action="append", default=[], type=pair)

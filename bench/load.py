@@ -317,6 +317,10 @@ def main() -> None:
                 print(f"fault: PostgreSQL stopped at {outage.start - started:.1f} s")
                 restart_postgres(args.outage)
                 outage.end = time.monotonic()
+                # this process's pooled connections died with the server: new ones
+                from django.db import connection
+
+                connection.close_pool()
                 print(f"fault: PostgreSQL started again at {outage.end - started:.1f} s")
             for t in threads:
                 t.join()

@@ -60,7 +60,7 @@ def paired(tally: Tally, entries: list[str], better: str, worse: str) -> tuple[f
         for d in range(len(tally.points[0]))
     ]
     mean = statistics.fmean(diffs)
-    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
+    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
     return mean, mean - half, mean + half
 
 
