@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,6 +92,7 @@ def verify_match(match: Match) -> Report:
     except UNREADABLE_LOG as exc:
         report.faults.append(f"an event cannot be read: {exc}")
         return report
+    report.faults.extend(_unread_data(game, rows, events))
     try:
         audit = game.audit(events)
     except Exception as exc:  # a log no engine wrote that the game's audit did not foresee
@@ -105,6 +107,20 @@ def verify_match(match: Match) -> Report:
         report.faults.extend(_read_model_faults(match, audit.state))
         report.faults.extend(_rules_faults(match, game, events[0]))
     return report
+
+
+def _unread_data(game: Any, rows: Sequence[Any], events: Sequence[Any]) -> list[str]:
+    """Stored data the game does not read: an event of today's version is stored as the
+    game writes it, and a field no rule reads (a score, a points table, a card) would be
+    published in the audit record unchecked."""
+    faults = []
+    for row, event in zip(rows, events, strict=True):
+        name, version, data = game.event_to_row(event)
+        if (name, version) == (row.type, row.version) and data != row.payload:
+            extra = sorted(set(row.payload) - set(data)) if isinstance(row.payload, dict) else []
+            what = f"fields no rule reads: {', '.join(extra)}" if extra else "data not as written"
+            faults.append(f"#{row.seq} {row.type}: {what}")
+    return faults
 
 
 def _rules_faults(match: Match, game: Any, first: Any) -> list[str]:

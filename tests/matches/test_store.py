@@ -317,6 +317,21 @@ def test_verify_recomputes_scores_totals_and_winners(finished, unkeyed_chain):
 
 
 @pytest.mark.django_db
+def test_verify_reports_stored_data_no_rule_reads(finished):
+    """A field the game does not read (a bonus on a scored hole, a points table in the
+    rules) passed the rules' check, which compares the events as read: the audit record
+    published it unchecked."""
+
+    def add_fields(row):
+        if row.type == "hole_scored":
+            row.payload = {**row.payload, "bonus": [999] * len(row.payload["scores"])}
+
+    forge(finished, add_fields, unkeyed_chain=True)
+    code, out = verify(str(finished.id))
+    assert code == 1 and "hole_scored: fields no rule reads: bonus" in out
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize("field", ["created_at", "actor"])
 def test_a_keyed_chain_covers_timestamps_and_actors(finished, field):
     from datetime import timedelta
