@@ -141,3 +141,41 @@ def _to_tuple(value: Any) -> Any:
     if isinstance(value, list):
         return tuple(_to_tuple(v) for v in value)
     return value
+
+
+def first_difference(expected: Any, stored: Any, where: str = "") -> str:
+    """Where ``stored`` (an event of a log, or one of its fields) first differs from what
+    the rules give, ``expected``: the field and both values, not two whole events.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Dealt:
+    ...     hands: tuple[tuple[str, ...], ...]
+    ...     name: ClassVar[str] = "dealt"
+    >>> first_difference(Dealt((("AS", "KD"), ("2C",))), Dealt((("AS", "QD"), ("2C",))))
+    "hands[0][1]: the rules give 'KD', the log holds 'QD'"
+    """
+    at = where or "the event"
+    if type(expected) is not type(stored):
+        return f"{at}: the rules give {_named(expected)}, the log holds {_named(stored)}"
+    if hasattr(expected, "__dataclass_fields__"):
+        for field in fields(expected):
+            mine, theirs = getattr(expected, field.name), getattr(stored, field.name)
+            if mine != theirs:
+                inner = f"{where}.{field.name}" if where else field.name
+                return first_difference(mine, theirs, inner)
+    elif isinstance(expected, tuple | list) and len(expected) == len(stored):
+        for index, (mine, theirs) in enumerate(zip(expected, stored, strict=True)):
+            if mine != theirs:
+                return first_difference(mine, theirs, f"{where}[{index}]")
+    elif isinstance(expected, dict) and expected.keys() == stored.keys():
+        for key, mine in expected.items():
+            if mine != stored[key]:
+                return first_difference(mine, stored[key], f"{where}.{key}" if where else key)
+    return f"{at}: the rules give {expected!r}, the log holds {stored!r}"
+
+
+def _named(value: Any) -> str:
+    """An event by its name; anything else as it is written."""
+    name = getattr(type(value), "name", None)
+    return name if isinstance(name, str) else repr(value)

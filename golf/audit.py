@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from cards.errors import UNREADABLE_LOG
+from cards.events import first_difference
 from cards.protocol import LogAudit
 from cards.seating import SeatTaken
 from golf.actions import (
@@ -80,7 +81,8 @@ def audit_log(events: Iterable[Event]) -> LogAudit:
             return audit
         if expected != event:
             audit.faults.append(
-                f"#{seq} {event.name} is not what the rules give: expected {expected}"
+                f"#{seq} {event.name} is not what the rules give: "
+                f"{first_difference(expected, event)}"
             )
             return audit
         if isinstance(event, HoleDealt | StockReshuffled):

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from cards.errors import UNREADABLE_LOG, EngineError
+from cards.events import first_difference
 from cards.protocol import LogAudit
 from cards.seating import SeatTaken
 from hearts.actions import Action, PassCards, PlayCard, Undo
@@ -84,7 +85,7 @@ def audit_log(events: Iterable[Event]) -> LogAudit:
             result.faults.append(f"#{number} {event.name}: not allowed by the rules: {exc}")
             return result
         if expected != event:
-            result.faults.append(f"#{number} {event.name}: the rules give {expected}")
+            result.faults.append(f"#{number} {event.name}: {first_difference(expected, event)}")
             return result
         result.deals_checked += isinstance(event, CardsDealt)
         checker.state = result.state = evolve(checker.state, event)

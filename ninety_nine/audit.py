@@ -16,6 +16,7 @@ from collections import deque
 from collections.abc import Iterable
 
 from cards.errors import UNREADABLE_LOG, EngineError
+from cards.events import first_difference
 from cards.protocol import LogAudit
 from cards.seating import SeatTaken
 from ninety_nine.decide import (
@@ -62,7 +63,7 @@ def audit_log(events: Iterable[Event]) -> LogAudit:
             return result
         wanted = owed.popleft()
         if wanted != event:
-            result.faults.append(f"#{seq} {event.name}: the rules give {wanted} here")
+            result.faults.append(f"#{seq} {event.name}: {first_difference(wanted, event)}")
             return result
         result.deals_checked += isinstance(event, DealStarted)
         result.state = evolve(result.state, event)

@@ -270,6 +270,12 @@ def test_verify_reports_a_deal_the_seed_does_not_give_even_in_an_unkeyed_chain(f
     code, out = verify(str(finished.id))
     assert code == 1 and "hash mismatch" not in out  # the forged unkeyed chain holds
     assert "#2 hole_dealt is not what the rules give" in out
+    # the first card that differs, both ways, not the two whole deals
+    stock = next(e for e in load_events(finished) if e.type == "hole_dealt").payload["stock"]
+    assert (
+        f"#2 hole_dealt is not what the rules give: stock[0]: the rules give "
+        f"{stock[-1]!r}, the log holds {stock[0]!r}" in out
+    ), out
     assert "note: an unkeyed chain (from before keyed chains)" in out
     assert "its key was taken off" not in out
 
