@@ -12,6 +12,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
+from django.contrib.auth.hashers import check_password
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.http import StreamingHttpResponse
@@ -302,9 +303,6 @@ class TokenView(QueryChecked, APIView):
         data.is_valid(raise_exception=True)
         username, password = data.validated_data["username"], data.validated_data["password"]
         user = authenticate(request._request, username=username, password=password)
-        if user is None and password.strip() != password:
-            # an account registered before passwords were taken as typed holds it trimmed
-            user = authenticate(request._request, username=username, password=password.strip())
         if user is None and refused_as_suspended(request._request):
             raise account_suspended()
         address = guard.client_address(request)
@@ -336,7 +334,11 @@ class TokenView(QueryChecked, APIView):
             )
             if still is not None and still[2] is not None:
                 raise account_suspended()
-            if still != (user.password, True, None):
+            # (another log-in may have upgraded the hash meanwhile: the same password)
+            same = still is not None and (
+                still[0] == user.password or check_password(password, still[0])
+            )
+            if not same or still[1:] != (True, None):
                 raise invalid
             token, _ = Token.objects.get_or_create(user=user)
         return Response({"token": token.key})

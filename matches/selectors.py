@@ -288,7 +288,7 @@ def logged_seed(match: Match) -> str | None:
     """The seed the log's last event reveals (an ended match's ``match_finished`` or
     ``match_aborted``), or ``None``. Only an ended match's is to be shown."""
     last = match.events.order_by("-seq").only("payload").first()
-    seed = last.payload.get("seed") if last is not None else None
+    seed = last.payload.get("seed") if last is not None and isinstance(last.payload, dict) else None
     return seed if isinstance(seed, str) else None
 
 

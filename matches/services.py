@@ -871,12 +871,15 @@ class DecisionTimes:
     had one card to play, so it is void in the suit led), a slow one was not.
 
     A process begins with none of its own (and does not count its first decision of a
-    kind, a cold one, its modules and caches loaded, which would hold the rest back), so
-    its floor is also at least the one the processes before it published: its first
-    moves are held back as long as theirs, not told apart by being quick.
+    kind, a cold one, its modules and caches loaded, which would hold the rest back): until
+    it has ``WARM`` of a kind, its floor is also at least the one the warm processes before
+    it published, so its first moves are held back as long as theirs, not told apart by
+    being quick. Only a warm process publishes: a new one's few decisions (a forced one
+    among them) never lower the floor the others start from.
     """
 
     KEEP = 200
+    WARM = 20
     SHARED_SECONDS = 24 * 3600  # how long a published floor outlives its process
 
     def __init__(self, shared: Any | None = None) -> None:
@@ -889,16 +892,19 @@ class DecisionTimes:
         with self._lock:
             times = self._times.get(key)
             local = max(times) if times else 0.0
-        return max(local, self._shared_floor(key))
+            warm = times is not None and len(times) >= self.WARM
+        return local if warm else max(local, self._shared_floor(key))
 
     def note(self, key: tuple[str, ...], seconds: float) -> None:
         """Keep ``seconds`` among the key's last (not a process's first decision of a
-        kind), and publish the key's floor when it has changed."""
+        kind), and, once warm, publish the key's floor when it has changed."""
         with self._lock:
             if key not in self._times:
                 self._times[key] = deque(maxlen=self.KEEP)
                 return
             self._times[key].append(seconds)
+            if len(self._times[key]) < self.WARM:
+                return
             local = max(self._times[key])
             if self._published.get(key) == local:
                 return

@@ -117,10 +117,23 @@ def _unread_data(game: Any, rows: Sequence[Any], events: Sequence[Any]) -> list[
     for row, event in zip(rows, events, strict=True):
         name, version, data = game.event_to_row(event)
         if (name, version) == (row.type, row.version) and data != row.payload:
-            extra = sorted(set(row.payload) - set(data)) if isinstance(row.payload, dict) else []
-            what = f"fields no rule reads: {', '.join(extra)}" if extra else "data not as written"
-            faults.append(f"#{row.seq} {row.type}: {what}")
+            unread = _unwritten(row.payload, data)
+            if unread:
+                faults.append(f"#{row.seq} {row.type}: fields no rule reads: {', '.join(unread)}")
     return faults
+
+
+def _unwritten(stored: Any, written: Any, where: str = "") -> list[str]:
+    """The fields of ``stored`` the game would not write so (a key it has no field for, or
+    another value); a key only ``written`` has is an option added since, with its default
+    (not a fault: an older match's rules simply lack it)."""
+    if isinstance(stored, dict) and isinstance(written, dict):
+        found = []
+        for key, value in stored.items():
+            path = f"{where}.{key}" if where else key
+            found += _unwritten(value, written[key], path) if key in written else [path]
+        return found
+    return [] if stored == written else [where or "the event"]
 
 
 def _rules_faults(match: Match, game: Any, first: Any) -> list[str]:

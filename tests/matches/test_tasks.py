@@ -337,9 +337,14 @@ def test_a_new_worker_process_holds_its_coms_moves_back_as_long_as_those_before_
     with django_capture_on_commit_callbacks(execute=False):
         match = match_create(creator=alice, seats=[{"type": "me"}, {"type": "com"}])
     key = ("golf", "normal", match.phase)
+    published = "com-decision-floor:" + ":".join(key)
     earlier = services.DecisionTimes(shared=cache)  # a worker process that ran before
-    for seconds in (9.0, 0.4, 0.1):  # (its first, cold, not kept)
+    earlier.WARM = 3
+    for seconds in (9.0, 0.4, 0.1):  # (its first, cold, not kept): not warm yet
         earlier.note(key, seconds)
+    assert cache.get(published) is None
+    earlier.note(key, 0.2)  # warm: it publishes its floor
+    assert cache.get(published) == 0.4
     handed = []
 
     def later(seat, level, action, seconds):
@@ -353,10 +358,13 @@ def test_a_new_worker_process_holds_its_coms_moves_back_as_long_as_those_before_
     # without the floor published before it, the first was taken as soon as decided;
     # with it, the second waits as long as the earlier process's slowest took
     assert events_of(match)[-1].actor == "com:normal:1"
-    (published,) = handed
-    assert 0.3 < published <= 0.4
-    earlier.note(key, 0.05)  # a floor that changes is published again; one that does not, not
-    assert cache.get("com-decision-floor:" + ":".join(key)) == 0.4
+    (waited,) = handed
+    assert 0.3 < waited <= 0.4
+    # a new process's quick decisions (a forced move) do not lower the floor published
+    fresh = services.DecisionTimes(shared=cache)
+    for seconds in (1.0, 0.001, 0.001):
+        fresh.note(key, seconds)
+    assert cache.get(published) == 0.4 and fresh.floor(key) == 0.4
 
 
 def test_com_turns_count_toward_the_account_whose_moves_they_answer(
