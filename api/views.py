@@ -1157,10 +1157,10 @@ def _charge(request: Request, scope: str, cost: int = 1) -> ScopedRateThrottle:
 
 
 def charge_as_export(request: Request, events: int) -> None:
-    """Count this request among the account's reads of a whole log (``exports``), and its
-    ``events`` among the events they read (:func:`charge_events`): a stream that starts
-    with more than a page of events behind it does an export's work. Refused by the
-    second, it is not counted by the first."""
+    """Count this request among the account's reads of a whole log (``exports``: an
+    export, an audit page, a stream that starts with more than a page of events behind
+    it), and its ``events`` among the events they read (:func:`charge_events`). Refused by
+    the second, it is not counted by the first."""
     export = _charge(request, "exports")
     try:
         charge_events(request, events)
@@ -1267,7 +1267,7 @@ class NoSuchVersionView(QueryChecked, APIView):
 
 
 class AuditView(QueryChecked, APIView):
-    throttle_scope = "exports"
+    # (counted among the whole-log reads by the page it reads: charge_as_export)
     query = (AFTER, AUDIT_LIMIT)
 
     @extend_schema(
@@ -1284,13 +1284,12 @@ class AuditView(QueryChecked, APIView):
         match = selectors.get_match(match_id)
         after, limit = AFTER.read(request), AUDIT_LIMIT.read(request)
         if match.ended:  # (else a 409: nothing is read)
-            charge_events(request, min(limit, max(0, match.version - after)))
+            charge_as_export(request, min(limit, max(0, match.version - after)))
         return Response(selectors.audit_record(match, after=after, limit=limit))
 
 
 class ExportView(OptionsInJSON, QueryChecked, APIView):
     renderer_classes = [NDJSONRenderer]
-    throttle_scope = "exports"
 
     @extend_schema(
         tags=["history"],
@@ -1308,7 +1307,7 @@ class ExportView(OptionsInJSON, QueryChecked, APIView):
     def get(self, request: Request, match_id: str) -> HttpResponseBase:
         match = selectors.get_match(match_id)
         _room_to_wait(request)
-        charge_events(request, match.version)
+        charge_as_export(request, match.version)
         # the log as it is now (later events are not included), counted among the
         # account's waiters while it is read (a reader may take it slowly)
         note = _push_note(request, match, "export", upto=match.version)

@@ -290,10 +290,11 @@ def test_whole_log_reads_and_past_states_have_their_own_throttles(alice, duel, m
     tighten(monkeypatch, exports="2/min", history="3/min")
     exports = [
         alice.get(f"/api/matches/{duel}/export").status_code,
-        alice.get(f"/api/matches/{duel}/audit").status_code,  # 409: not ended, still counted
+        alice.get(f"/api/matches/{duel}/audit").status_code,  # 409: not ended, reads nothing
+        alice.get(f"/api/matches/{duel}/export").status_code,
         alice.get(f"/api/matches/{duel}/export").status_code,
     ]
-    assert exports == [200, 409, 429]
+    assert exports == [200, 409, 200, 429]
     states = [alice.get(f"/api/matches/{duel}/states/1").status_code for _ in range(4)]
     assert states == [200, 200, 200, 429]
     assert alice.get(f"/api/matches/{duel}/events").status_code == 200
@@ -869,13 +870,19 @@ def test_a_whole_log_read_refused_by_one_limit_spends_none_of_the_others(
     assert stream().status_code == 200  # the second of the minute's two reads: still there
     # the account waits as often as it may: an export refused for it reads nothing, and is
     # charged nothing
-    tighten(monkeypatch, exports="100/min", exported_events=f"{version}/min")
+    tighten(monkeypatch, exports="2/min", exported_events=f"{version}/min")
     monkeypatch.setattr(SimpleRateThrottle, "timer", lambda self: 60.0 * 10**6)  # a new minute
     settings.PUSH_MAX_PER_ACCOUNT = 0
     for _ in range(3):
         assert_problem(alice.get(f"/api/matches/{duel}/export"), 429, "too_many_waiters")
     settings.PUSH_MAX_PER_ACCOUNT = 4
     assert alice.get(f"/api/matches/{duel}/export").status_code == 200
+    # the events' budget spent: audit pages refused for it spend none of the reads either
+    for _ in range(3):
+        assert_problem(alice.get(f"/api/matches/{duel}/audit"), 429, "throttled")
+    tighten(monkeypatch, exports="2/min", exported_events=f"{10 * version}/min")
+    assert alice.get(f"/api/matches/{duel}/audit").status_code == 200  # the second of two
+    assert_problem(alice.get(f"/api/matches/{duel}/audit"), 429, "throttled")
 
 
 def test_one_address_makes_a_bounded_number_of_accounts_a_day(anon, users, monkeypatch):
