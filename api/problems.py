@@ -55,6 +55,11 @@ class ApiProblem(exceptions.APIException):
         self.headers = headers
         self.extra = extra
 
+    @classmethod
+    def of(cls, body: dict[str, Any], headers: dict[str, str] | None = None) -> ApiProblem:
+        """The problem a :func:`problem_body` describes (one the push router also sends)."""
+        return cls(body["status"], body["code"], body["title"], body["detail"], headers)
+
 
 def problem(
     status: int,

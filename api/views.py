@@ -1030,10 +1030,7 @@ class EventsView(QueryChecked, APIView):
             if time.monotonic() - started >= push.READMIT_AFTER_SECONDS and not still_admitted(
                 credential_of(request)
             ):
-                body = push.NO_LONGER_ADMITTED
-                raise ApiProblem(
-                    401, body["code"], body["title"], body["detail"], {"WWW-Authenticate": "Token"}
-                )
+                raise ApiProblem.of(push.NO_LONGER_ADMITTED, {"WWW-Authenticate": "Token"})
             match = selectors.get_match(match_id)
         events = selectors.events_for(match, request.user, after=after, limit=limit)
         next_after = events[-1]["seq"] if events else after
@@ -1081,13 +1078,8 @@ def _room_to_wait(request: Request) -> None:
 
 
 def _too_many_waiters(exc: push.TooManyWaiters) -> ApiProblem:
-    return ApiProblem(
-        429,
-        "too_many_waiters",
-        "Too many waiting requests",
-        str(exc),
-        headers={"Retry-After": str(settings.PUSH_RETRY_AFTER_SECONDS)},
-    )
+    retry = {"Retry-After": str(settings.PUSH_RETRY_AFTER_SECONDS)}
+    return ApiProblem.of(push.too_many_waiters_body(exc), retry)
 
 
 def _held(request: Request, chunks: Iterator[bytes]) -> push.Held:
@@ -1159,22 +1151,16 @@ def _charge(request: Request, scope: str, cost: int = 1) -> ScopedRateThrottle:
 def charge_as_export(request: Request, events: int) -> None:
     """Count this request among the account's reads of a whole log (``exports``: an
     export, an audit page, a stream that starts with more than a page of events behind
-    it), and its ``events`` among the events they read (:func:`charge_events`). Refused by
+    it), and its ``events`` among the events they read (``exported_events``). Refused by
     the second, it is not counted by the first."""
     export = _charge(request, "exports")
-    try:
-        charge_events(request, events)
+    if request.method == "HEAD":  # (a HEAD is sent no events)
+        return
+    try:  # (such a read's cost grows with the log: 100,000 events took seconds of a core)
+        _charge(request, "exported_events", events)
     except Throttled:
         export.give_back()
         raise
-
-
-def charge_events(request: Request, events: int) -> None:
-    """Count ``events`` read by a whole-log read (an export, an audit page, a stream from
-    far behind) among the account's ``exported_events``: such a read's cost grows with the
-    log (a 100,000-event log took seconds of a core), not with the number of requests."""
-    if request.method != "HEAD":  # (a HEAD is sent none)
-        _charge(request, "exported_events", events)
 
 
 class StreamView(OptionsInJSON, QueryChecked, APIView):

@@ -972,10 +972,12 @@ def auto_move(
 
 @dataclass(frozen=True)
 class Decided:
-    """A move decided for a seat (:func:`decide_auto_move`): its game, the seat, its COM's
-    level, the move, and the seconds to wait before it is taken."""
+    """A move decided for a seat (:func:`decide_auto_move`): its game, the state it was
+    decided on, the seat, its COM's level, the move, and the seconds to wait before it is
+    taken."""
 
     game: Game
+    state: State
     seat: int
     level: str
     action: Any
@@ -998,7 +1000,7 @@ def decide_auto_move(
         return None
     rng = com_rng(match.id, match.version, seat)
     action, wait = decided_evenly(game, state, seat, levels[seat], rng)
-    return Decided(game, seat, levels[seat], action, wait)
+    return Decided(game, state, seat, levels[seat], action, wait)
 
 
 def _take(
@@ -1014,6 +1016,7 @@ def _take(
         level=decided.level,
         action=decided.action,
         timer=timer,
+        state=decided.state,
     )
 
 
@@ -1025,16 +1028,19 @@ def commit_auto_move(
     level: str,
     action: Any,
     timer: bool = False,
+    state: State | None = None,
 ) -> ActResult | None:
     """Write ``seat``'s move ``action`` (its COM's, or with ``timer`` the turn timer's),
-    decided at ``expected_version``, under the row lock while the match is still there
-    (``None`` if it moved on: its own write scheduled what comes next)."""
+    decided at ``expected_version`` (on ``state``, when the caller holds it: the log is
+    append-only, so the match at that version is in that state), under the row lock while
+    the match is still there (``None`` if it moved on: its own write scheduled what comes
+    next)."""
     with transaction.atomic():
         match = _lock(match_id)
         if match.version != expected_version or match.status != MatchStatus.ACTIVE:
             return None
         game = game_of(match)
-        state = load_state(match)
+        state = load_state(match) if state is None else state
         if seat not in game.seats_to_act(state):
             return None
         events = game.decide(state, seat, action)

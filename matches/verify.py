@@ -145,13 +145,10 @@ def _rules_faults(match: Match, game: Any, first: Any) -> list[str]:
         kept = game.rules_to_json(game.rules_from_json(match.rules))
     except Exception as exc:  # any refusal of the rules kept: the game's own words
         return [f"the match's rules cannot be read: {exc}"]
-    faults = []
-    if kept != logged:
-        changed = sorted(k for k in {*kept, *logged} if kept.get(k) != logged.get(k))
-        for name in changed:
-            faults.append(
-                f"rules: {name} is {kept.get(name)!r} on the match, {logged.get(name)!r} in the log"
-            )
+    faults = [
+        f"rules: {name} is {kept.get(name)!r} on the match, {logged.get(name)!r} in the log"
+        for name in sorted(k for k in {*kept, *logged} if kept.get(k) != logged.get(k))
+    ]
     if match.preset != logged.get("preset", match.preset):
         faults.append(f"preset {match.preset!r} on the match, {logged.get('preset')!r} in the log")
     return faults

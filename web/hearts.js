@@ -17,15 +17,10 @@ const EACH_PASSES = { left: "each player passes to the left", right: "each playe
 
 /** @extends {Table<HeartsAction, HeartsView>} */
 export class HeartsTable extends Table {
-  /** @param {GameEvent} event */
-  record(event) {
-    if (event.type === "trick_won" && this.view && event.seq > this.logged) {
-      const data = /** @type {Record<string, any>} */ (event.data); // cards in play order, the leader's first
-      const seats = this.view.players.length;
-      const plays = data.cards.map((/** @type {string} */ card, /** @type {number} */ i) => ({ seat: (data.leader + i) % seats, card }));
-      this.lastWon = { deal: this.view.deal, plays, winner: data.winner };
-    }
-    super.record(event);
+  /** cards in play order, the leader's first @param {Record<string, any>} data */
+  wonPlays(data) {
+    const seats = this.view?.players.length ?? 0;
+    return data.cards.map((/** @type {string} */ card, /** @type {number} */ i) => ({ seat: (data.leader + i) % seats, card }));
   }
 
   /** @param {import("./api.js").GameView} view */

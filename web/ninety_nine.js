@@ -35,13 +35,9 @@ export class NinetyNineTable extends Table {
     this.contractNode = el("p", { class: "contract-live", role: "status" });
   }
 
-  /** @param {GameEvent} event */
-  record(event) {
-    if (event.type === "trick_won" && this.view && event.seq > this.logged) {
-      const data = /** @type {Record<string, any>} */ (event.data); // plays: [seat, card] in play order
-      this.lastWon = { deal: this.view.deal, plays: data.plays.map((/** @type {[number, string]} */ [seat, card]) => ({ seat, card })), winner: data.winner };
-    }
-    super.record(event);
+  /** plays: [seat, card] in play order @param {Record<string, any>} data */
+  wonPlays(data) {
+    return data.plays.map((/** @type {[number, string]} */ [seat, card]) => ({ seat, card }));
   }
 
   /** @param {import("./api.js").GameView} view */

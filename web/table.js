@@ -533,6 +533,9 @@ export class Table {
   record(event) {
     if (event.seq <= this.logged) return;
     this.logged = event.seq;
+    const plays = event.type === "trick_won" ? this.wonPlays(/** @type {Record<string, any>} */ (event.data)) : null;
+    const deal = /** @type {{deal?: number} | null} */ (this.view)?.deal;
+    if (plays && deal !== undefined) this.lastWon = { deal, plays, winner: /** @type {Record<string, any>} */ (event.data).winner };
     const said = this.describe(event);
     if (!said) return;
     // a move the turn timer made (actor timer:<seat>): the seat's time ran out
@@ -887,6 +890,15 @@ export class Table {
   lastTrick(plays, winner, which = "Last trick") {
     const cards = plays.map((p) => `${this.seatName(p.seat)}: ${cardName(p.card)}`).join(", ");
     return el("p", { class: "last-trick" }, [`${which} (${cards}): ${this.seatName(winner) === "you" ? "you took it" : `${capital(this.seatName(winner))} took it`}.`]);
+  }
+
+  /**
+   * A won trick's plays in order, from its `trick_won` event's data (a game of tricks
+   * says how it writes them): kept as `lastWon`.
+   * @param {Record<string, any>} _data @returns {{seat: number, card: string}[] | null}
+   */
+  wonPlays(_data) {
+    return null;
   }
 
   /**
