@@ -13,6 +13,7 @@ While it runs, ``var/run.env`` holds the settings it uses, so that ``scripts/man
 
 from __future__ import annotations
 
+import argparse
 import os
 import secrets
 import shlex
@@ -118,7 +119,14 @@ def serve(var: Path, env: dict[str, str]) -> int:
         _stop(children)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    # no options: settings come from the environment (the README's table); --help says so
+    argparse.ArgumentParser(
+        description=__doc__.replace("``", ""),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Settings are environment variables (the README's configuration table), "
+        "e.g. PORT=8001 or DATABASE_URL=postgres://... make run.",
+    ).parse_args(argv)
     var = Path(os.environ.get("GOLF_VAR_DIR") or ROOT / "var").resolve()
     env = {
         **os.environ,

@@ -175,3 +175,25 @@ def test_make_run_serves_the_walkthrough_on_embedded_servers_and_keeps_its_data(
     assert_all_stopped(service)
     # everything it wrote is under its data folder: nothing new in the repository's root
     assert sorted(os.listdir(ROOT)) == root_before
+
+
+@pytest.mark.parametrize(("argument", "status", "says"), [
+    ("--help", 0, "Ctrl-C (or SIGTERM) stops all of them"),
+    ("--port=8001", 2, "unrecognized arguments: --port=8001"),
+])  # fmt: skip
+def test_run_answers_an_argument_without_starting_anything(tmp_path, argument, status, says):
+    """`scripts/run.py --help` explains itself; an option it does not take is refused.
+    Neither starts a server, migrates, or makes the data folder."""
+    var = tmp_path / "var"
+    env = {k: v for k, v in os.environ.items() if k not in SERVICE_SETTINGS}
+    done = subprocess.run(
+        [sys.executable, "scripts/run.py", argument],
+        cwd=ROOT,
+        env={**env, "GOLF_VAR_DIR": str(var)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == status, done.stderr
+    assert says in (done.stdout + done.stderr).replace("\n", " ")
+    assert not var.exists()
