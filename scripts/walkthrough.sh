@@ -5,6 +5,10 @@
 # Run it against `make run`:  scripts/walkthrough.sh [http://127.0.0.1:8000]
 # It stops at the first failed request, printing the problem the server answered.
 set -euo pipefail
+case "${1:-}" in
+  -h | --help) sed -n '2,6s/^# \{0,1\}//p' "$0"; exit 0 ;;
+  -*) echo "walkthrough.sh: unknown option $1 (it takes the service's address, nothing else)" >&2; exit 2 ;;
+esac
 API="${1:-http://127.0.0.1:8000}/api"
 USERNAME="walker-$(date +%s)-$$"
 

@@ -197,3 +197,16 @@ def test_run_answers_an_argument_without_starting_anything(tmp_path, argument, s
     assert done.returncode == status, done.stderr
     assert says in (done.stdout + done.stderr).replace("\n", " ")
     assert not var.exists()
+
+
+def test_walkthrough_explains_itself_and_refuses_an_option():
+    """`scripts/walkthrough.sh --help` prints what it does instead of sending "--help" to
+    curl as the service's address."""
+    helped = subprocess.run(["bash", "scripts/walkthrough.sh", "--help"], cwd=ROOT,
+                            capture_output=True, text=True, timeout=30)  # fmt: skip
+    assert helped.returncode == 0, helped.stderr
+    assert "scripts/walkthrough.sh [http://127.0.0.1:8000]" in helped.stdout
+    refused = subprocess.run(["bash", "scripts/walkthrough.sh", "--verbose"], cwd=ROOT,
+                             capture_output=True, text=True, timeout=30)  # fmt: skip
+    assert refused.returncode == 2
+    assert "unknown option --verbose" in refused.stderr
