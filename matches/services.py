@@ -400,10 +400,11 @@ def _check_unfinished(user: AbstractBaseUser, joining: Match | None = None) -> N
     (made or joined; its row locked by the caller). Joins count too: each match one joins
     is a creator's lobby one may hold up, and only its creator's bound was counted. (A
     match being joined that the account made already counts: it is not counted again.)"""
-    seated = Seat.objects.filter(user=user).values("match_id")
-    unfinished = Match.objects.filter(Q(created_by=user) | Q(pk__in=seated)).exclude(
-        status__in=ENDED_STATUSES
-    )
+    # one list of ids, not an OR of the two: each part reads its own index (an OR with a
+    # subquery reads every match ever stored, here with the account's row locked)
+    mine = Seat.objects.filter(user=user).values("match_id")
+    mine = mine.union(Match.objects.filter(created_by=user).values("id"))
+    unfinished = Match.objects.filter(pk__in=mine).exclude(status__in=ENDED_STATUSES)
     if joining is not None:
         unfinished = unfinished.exclude(pk=joining.pk)
     if unfinished.count() >= settings.MAX_UNFINISHED_MATCHES:

@@ -575,3 +575,22 @@ def test_a_moderator_cannot_delete_another_operator(client, alice, moderator, dj
     single = {"action": "delete_selected", "_selected_action": [alice.pk], "post": "yes"}
     assert client.post(changelist, single).status_code == 302
     assert not django_user_model.objects.filter(pk=alice.pk).exists()
+
+
+def test_an_accounts_page_reads_its_matches_only(client, duel, alice, bob, moderator, settings):
+    """The account's matches are picked from its seats and the matches it made, not by
+    reading every match stored."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.plans import rows_dropped
+
+    settings.MAX_UNFINISHED_MATCHES = 100
+    for _ in range(40):
+        match_create(creator=bob, seats=[{"type": "me"}, {"type": "open"}])
+    client.force_login(moderator)
+    with CaptureQueriesContext(connection) as read:
+        page = client.get(reverse("admin:accounts_user_change", args=[alice.pk]))
+    assert reverse("admin:golf_match_change", args=[duel.id]) in page.content.decode()
+    dropped = rows_dropped(read, 'FROM "golf_match"', f'"created_by_id" = {alice.pk}')
+    assert dropped and max(dropped) < 5, dropped

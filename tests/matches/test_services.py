@@ -13,6 +13,7 @@ from matches.models import Match, MatchEvent, MatchStatus, Seat
 from matches.selectors import seats_json
 from matches.services import com_rng, match_abort, match_act, match_create, match_join
 from matches.store import load_events, load_state, to_event
+from tests.plans import rows_dropped
 
 pytestmark = pytest.mark.django_db
 
@@ -310,3 +311,22 @@ def test_a_join_waiting_on_a_match_a_write_holds_does_not_deadlock_with_it(alice
         thread.join(20)
     assert joined == ["AlreadySeated"]  # bob sits here already: refused, after the move
     assert IdempotencyRecord.objects.filter(match=duel, key="k").exists()
+
+
+def test_the_bound_on_unfinished_matches_reads_the_accounts_matches_only(alice, bob, settings):
+    """Creating or joining a match counts the account's unfinished ones (with its row
+    locked) from its seats and the matches it made, not by reading every match stored."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    settings.MAX_UNFINISHED_MATCHES = 100
+    for _ in range(40):  # others' matches: the count must not read them
+        match_create(creator=bob, seats=[{"type": "me"}, {"type": "open"}])
+    lobby = match_create(creator=bob, seats=[{"type": "me"}, {"type": "open"}])
+    with CaptureQueriesContext(connection) as created:
+        match_create(creator=alice, seats=[{"type": "me"}, {"type": "open"}])
+    with CaptureQueriesContext(connection) as joined:
+        match_join(match_id=lobby.id, user=alice)
+    for queries in (created, joined):
+        dropped = rows_dropped(queries, 'FROM "golf_match"', f'"created_by_id" = {alice.pk}')
+        assert dropped and max(dropped) < 5, dropped
