@@ -64,11 +64,13 @@ from matches.store import (
     canonical_json,
     fetch_prepared,
     game_of,
+    load_events,
     load_state,
     match_columns_sql,
     match_from_row,
     persist,
     take_snapshot,
+    to_event,
 )
 
 logger = logging.getLogger(__name__)
@@ -295,10 +297,10 @@ def _refresh_read_model(
     waited = None if before is None else game.seats_to_act(before)
     if waited is None or _new_wait(game, before, waited, to_act, summary):
         match.turn_started_at = timezone.now()
-    if waited != to_act:
+    if waited != to_act or match.seats_to_act != list(to_act):
         match.seats_to_act = list(to_act)
     else:
-        to_act = None  # unchanged: the seats need no write
+        to_act = None  # unchanged (and as stored): the seats need no write
     take_snapshot(match, state)
     followup = _followup(match, state)
     written = persist(
@@ -315,6 +317,54 @@ def _refresh_read_model(
     else:
         _not_kept(followup)
     return written
+
+
+#: What :func:`match_rebuild` writes from the replay and the seats: every cache of the log
+#: on the match row.
+REBUILT = (
+    "snapshot", "snapshot_version", "status", "round", "rounds", "phase", "totals", "winners",
+    "seats_to_act", "seat_users", "rules", "preset",
+)  # fmt: skip
+
+
+@transaction.atomic
+def match_rebuild(*, match_id: object) -> list[str]:
+    """Write a match's caches again from its log (the truth; it is not touched): its
+    snapshot; its read model (status, round, rounds, phase, totals, winners, the seats to
+    act, on the match and its seats); the rules and preset it serves (those its log began
+    with); and who sits where (``seat_users``) as its seat rows say. The names of those
+    that were not so (empty: nothing was written)."""
+    match = _lock(match_id)
+    game = game_of(match)
+    rows = load_events(match)
+    events = [to_event(row, game) for row in rows]
+    state = game.replay(events)
+    kept = {name: json.loads(json.dumps(getattr(match, name))) for name in REBUILT}
+    summary = game.summary(state)
+    match.round, match.rounds, match.phase = summary.round, summary.rounds, summary.phase
+    match.totals, match.winners = list(summary.totals), list(summary.winners)
+    seats = list(match.seats.order_by("index"))
+    if summary.status != "active":
+        match.status = summary.status
+    else:  # (a lobby's open seats are in its log, or, in older logs, in its seat rows only)
+        waiting = any(seat.kind == SeatKind.OPEN for seat in seats)
+        match.status = MatchStatus.WAITING if waiting else MatchStatus.ACTIVE
+    if match.ended and match.ended_at is None:
+        match.ended_at = rows[-1].created_at
+    match.seat_users = [s.user_id if s.kind == SeatKind.HUMAN else None for s in seats]
+    to_act = list(game.seats_to_act(state))
+    match.seats_to_act = to_act
+    match.rules = game.rules_to_json(game.rules_from_json(game.event_to_row(events[0])[2]["rules"]))
+    match.preset = match.rules.get("preset", match.preset)
+    take_snapshot(match, state)
+    changed = [n for n in REBUILT if json.loads(json.dumps(getattr(match, n))) != kept[n]]
+    flags = [seat for seat in seats if seat.to_act != (seat.index in to_act)]
+    for seat in flags:
+        seat.to_act = seat.index in to_act
+    Seat.objects.bulk_update(flags, ["to_act"])
+    if changed:
+        match.save(update_fields=[*changed, "ended_at"])
+    return [*changed, *(["seat flags"] if flags else [])]
 
 
 def _new_wait(

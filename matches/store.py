@@ -28,6 +28,8 @@ from cards.protocol import Game
 from games import get_game
 from matches.models import FollowUp, IdempotencyRecord, Match, MatchEvent
 
+logger = logging.getLogger(__name__)
+
 # A game's own states and events pass through the store untouched.
 State = Any
 Event = Any
@@ -156,8 +158,13 @@ def load_state(match: Match) -> State:
     base: State | None = None
     after = 0
     if match.snapshot is not None and match.snapshot_version <= match.version:
-        base = game.state_from_json(match.snapshot)
-        after = match.snapshot_version
+        try:
+            base = game.state_from_json(match.snapshot)
+            after = match.snapshot_version
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+            # a cache no game could have written: the log is the truth (verify_match
+            # names it; the match's next write stores a sound one)
+            logger.error("match %s: its snapshot cannot be read; replaying its log", match.id)
     if base is not None and after == match.version:
         return base
     return game.replay((to_event(r, game) for r in load_events(match, after=after)), base)
@@ -184,8 +191,6 @@ def _remember(match: Match, version: int, event_hash: str, state: State) -> None
 #: state far back in a long log costs at most this many events while its checkpoint is kept.
 CHECKPOINT_EVERY = 250
 CHECKPOINT_SECONDS = 24 * 3600
-
-logger = logging.getLogger(__name__)
 
 
 def _checkpoint_key(match: Match, version: int) -> str:

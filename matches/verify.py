@@ -7,6 +7,7 @@ What this proves, and what it cannot, is in docs/events.md ("Verification").
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from collections.abc import Sequence
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cards.errors import UNREADABLE_LOG
+from cards.events import first_difference
 from cards.protocol import OPEN
 from games import UnknownGame
 from matches.models import Match, MatchStatus, SeatKind
@@ -27,12 +29,15 @@ class Report:
     match_id: str
     events: int = 0
     faults: list[str] = field(default_factory=list)
+    #: faults in the caches of a sound log (its snapshot, the read model, the rules served):
+    #: ``verify_match --repair`` writes them again from the replay
+    caches: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     checked_deals: int = 0
 
     @property
     def ok(self) -> bool:
-        return not self.faults
+        return not self.faults and not self.caches
 
     def lines(self) -> list[str]:
         head = (
@@ -41,7 +46,7 @@ class Report:
         )
         return [
             head,
-            *(f"  - {fault}" for fault in self.faults),
+            *(f"  - {fault}" for fault in [*self.faults, *self.caches]),
             *(f"  note: {note}" for note in self.notes),
         ]
 
@@ -104,8 +109,9 @@ def verify_match(match: Match) -> Report:
     if audit.state is not None and not audit.faults:
         if game.commitment(audit.state) != match.seed_commitment:
             report.faults.append("the log's seed commitment differs from the match's")
-        report.faults.extend(_read_model_faults(match, audit.state))
-        report.faults.extend(_rules_faults(match, game, events[0]))
+        report.caches.extend(_read_model_faults(match, audit.state))
+        report.caches.extend(_snapshot_faults(match, game, events, audit.state))
+        report.caches.extend(_rules_faults(match, game, events[0]))
     return report
 
 
@@ -176,13 +182,36 @@ def _read_model_faults(match: Match, state: Any) -> list[str]:
         faults.append(f"read model: totals {match.totals}, replay {list(summary.totals)}")
     if match.winners != list(summary.winners):
         faults.append(f"read model: winners {match.winners}, replay {list(summary.winners)}")
+    seats = list(match.seats.order_by("index").values_list("index", "kind", "user_id"))
+    kinds = {index: kind for index, kind, _ in seats}
+    users = [user if kind == SeatKind.HUMAN else None for _, kind, user in seats]
+    if match.seat_users != users or list(kinds) != list(range(len(game.players(state)))):
+        # (who may act for a seat is read from seat_users)
+        faults.append(f"read model: seat users {match.seat_users}, the seats {users}")
+    if match.status == MatchStatus.WAITING and SeatKind.OPEN not in kinds.values():
+        faults.append("read model: status waiting, but no seat is open")
     open_in_log = [seat for seat, kind in enumerate(game.players(state)) if kind == OPEN]
     if open_in_log and summary.status == "active":
-        rows = dict(match.seats.values_list("index", "kind"))
-        shut = [seat for seat in open_in_log if rows.get(seat) != SeatKind.OPEN]
+        shut = [seat for seat in open_in_log if kinds.get(seat) != SeatKind.OPEN]
         if match.status != MatchStatus.WAITING or shut:
             faults.append(
                 f"read model: status {match.status}, seats {shut} taken, but the log has "
                 f"seats {open_in_log} open"
             )
     return faults
+
+
+def _snapshot_faults(match: Match, game: Any, events: Sequence[Any], state: Any) -> list[str]:
+    """Where the match's snapshot (the state a write or read starts from instead of
+    replaying the log) is not the state the log reaches at its version."""
+    if match.snapshot is None:
+        return []
+    at = match.snapshot_version
+    if at > len(events):
+        return [f"read model: a snapshot at #{at}, after the log's end (#{len(events)})"]
+    replayed = state if at == len(events) else game.replay(events[:at])
+    expected = json.loads(json.dumps(game.state_to_json(replayed)))
+    if match.snapshot == expected:
+        return []
+    where = first_difference(expected, match.snapshot).split(":")[0]
+    return [f"read model: the snapshot at #{at} differs from the replay ({where})"]

@@ -9,6 +9,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 from django.db import DatabaseError, connection, connections, transaction
+from django.db.models.expressions import RawSQL
 
 from golf import legal_actions, replay
 from golf.game import GOLF
@@ -435,6 +436,86 @@ def test_verify_reports_a_read_model_that_disagrees_with_the_log(duel):
     assert "read model: seats to act [1], replay [0, 1]" in out
     assert "read model: seats flagged to act [0], replay [0, 1]" in out
     assert "read model: totals [5, 0], replay [0, 0]" in out
+
+
+@pytest.mark.django_db
+def test_a_write_corrects_seats_to_act_the_match_holds_wrongly(duel, alice):
+    """The seats to act were written only when the move changed them, so a wrong value
+    (the detail's ``your_turn``, the lists' "awaiting me") outlived every later move."""
+    Match.objects.filter(pk=duel.pk).update(seats_to_act=[1])
+    Seat.objects.filter(match=duel, index=0).update(to_act=False)
+    match_act(match_id=duel.id, user=alice, action={"type": "reveal", "position": 0})
+    assert Match.objects.get(pk=duel.pk).seats_to_act == [0, 1]  # (both still to flip)
+    assert set(Seat.objects.filter(match=duel, to_act=True).values_list("index", flat=True)) == {
+        0,
+        1,
+    }
+    assert verify(str(duel.id))[0] == 0
+
+
+@pytest.mark.django_db
+def test_a_corrupt_snapshot_is_found_and_written_again_before_a_move_is_decided_on_it(duel, alice):
+    """A snapshot is the state a move is decided on: one that is not the log's state was
+    trusted (its card was revealed, into the log for good) and verify_match said OK."""
+    real = load_state(duel).grids[0][1]
+    other = next(c for c in ("2D", "3D") if c != real)
+    Match.objects.filter(pk=duel.pk).update(
+        snapshot=RawSQL("jsonb_set(snapshot, '{grids,0,1}', %s::jsonb)", [f'"{other}"'])
+    )
+    code, out = verify(str(duel.id))
+    assert code == 1 and f"read model: the snapshot at #{duel.version} differs" in out
+    assert other not in out and real not in out  # (a running match's cards stay masked)
+    code, out = verify(str(duel.id), "--repair")
+    assert code == 0, out
+    assert "repaired: snapshot written again from the log" in out and out.count(": OK") == 1
+    act = match_act(match_id=duel.id, user=alice, action={"type": "reveal", "position": 1})
+    assert act.rows[-1].payload["card"] == real
+    assert verify(str(duel.id))[0] == 0
+
+
+@pytest.mark.django_db
+def test_a_snapshot_no_game_wrote_is_replayed_over_and_repaired(duel, alice, caplog):
+    Match.objects.filter(pk=duel.pk).update(snapshot={})
+    duel.refresh_from_db()
+    assert load_state(duel) == replay(to_event(r, GOLF) for r in load_events(duel))
+    assert "its snapshot cannot be read" in caplog.text
+    code, out = verify(str(duel.id), "--repair")
+    assert code == 0 and "differs from the replay" in out and "repaired: snapshot" in out
+    duel.refresh_from_db()
+    assert duel.snapshot == state_to_json(load_state(duel)) | duel.snapshot
+
+
+@pytest.mark.django_db
+def test_verify_reports_and_repairs_who_sits_where_and_a_lobby_status_on_a_match_in_play(
+    duel, carol
+):
+    """Who may act for a seat is read from ``seat_users``, and a match "waiting" refuses
+    every action: both could be wrong and verify_match said OK."""
+    Match.objects.filter(pk=duel.pk).update(
+        status="waiting", seat_users=[duel.seat_users[0], carol.pk]
+    )
+    code, out = verify(str(duel.id))
+    assert code == 1
+    assert "read model: status waiting, but no seat is open" in out
+    assert (
+        f"read model: seat users [{duel.seat_users[0]}, {carol.pk}], the seats {duel.seat_users}"
+        in out
+    )
+    code, out = verify(str(duel.id), "--repair")
+    assert code == 0 and "repaired: status, seat_users written again" in out
+    duel_now = Match.objects.get(pk=duel.pk)
+    assert (duel_now.status, duel_now.seat_users) == ("active", duel.seat_users)
+
+
+@pytest.mark.django_db
+def test_repair_leaves_a_log_fault_alone(finished):
+    tamper(
+        "UPDATE golf_matchevent SET actor = 'forged' WHERE match_id = %s AND seq = 2", [finished.id]
+    )
+    Match.objects.filter(pk=finished.pk).update(totals=[99])
+    code, out = verify(str(finished.id), "--repair")
+    assert code == 1 and "repaired" not in out
+    assert Match.objects.get(pk=finished.pk).totals == [99]
 
 
 @pytest.mark.django_db

@@ -3,8 +3,10 @@ match logs.
 
 For each match: sequence numbers without gaps, the hash chain, a full replay, and for
 ended matches that the revealed seed matches its commitment and reproduces every deal
-and reshuffle. Matches are verified by ``--jobs`` processes at once (each match by one
-process, within one transaction of its own); reports print in the order of the matches'
+and reshuffle; then that the caches of a sound log (the snapshot, the read model, the
+rules served) agree with it, and with ``--repair`` writes those that do not again.
+Matches are verified by ``--jobs`` processes at once (each match by one process, within
+one transaction of its own); reports print in the order of the matches'
 creation. Exits 1 when any match has a fault. A fault may quote what the seed deals;
 while a match runs, its card codes and seeds are masked (as in the admin) unless
 ``--unmasked`` is given, so a report can go to a shared log.
@@ -26,26 +28,44 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connections
 
 from matches.models import Match
+from matches.services import match_rebuild
 from matches.verify import Report, report_lines, verify_match
 
 BATCH = 50  # matches a process verifies per task
 logger = logging.getLogger(__name__)
 
 
-def _verify_batch(match_ids: list[Any], unmasked: bool = False) -> list[tuple[bool, list[str]]]:
-    """Each match's (ok, report lines), in the order of ``match_ids``."""
+def _verify_batch(
+    match_ids: list[Any], unmasked: bool = False, repair: bool = False
+) -> list[tuple[bool, list[str]]]:
+    """Each match's (ok, report lines), in the order of ``match_ids``. With ``repair``, a
+    sound log's caches that disagree with it are written again, and verified again."""
     matches = Match.objects.in_bulk(match_ids)
     results = []
     for match_id in match_ids:
         match = matches[match_id]
-        try:
-            report = verify_match(match)
-        except Exception as exc:  # one match's: a fault of its own, the others verified on
-            logger.exception("match %s could not be verified", match_id)
-            report = Report(str(match_id))
-            report.faults.append(f"it could not be verified ({type(exc).__name__})")
-        results.append((report.ok, report.lines() if unmasked else report_lines(report, match)))
+        report = _verify(match)
+        lines = report.lines() if unmasked else report_lines(report, match)
+        if repair and report.caches and not report.faults:
+            rebuilt = match_rebuild(match_id=match_id)
+            match.refresh_from_db()
+            report = _verify(match)
+            lines += [
+                f"  repaired: {', '.join(rebuilt)} written again from the log; verified again:",
+                *(report.lines() if unmasked else report_lines(report, match)),
+            ]
+        results.append((report.ok, lines))
     return results
+
+
+def _verify(match: Match) -> Report:
+    try:
+        return verify_match(match)
+    except Exception as exc:  # one match's: a fault of its own, the others verified on
+        logger.exception("match %s could not be verified", match.id)
+        report = Report(str(match.id))
+        report.faults.append(f"it could not be verified ({type(exc).__name__})")
+        return report
 
 
 def _batches(ids: Iterable[Any]) -> Iterator[list[Any]]:
@@ -65,6 +85,12 @@ class Command(BaseCommand):
             type=int,
             default=0,
             help="processes verifying at once (default 0: one per CPU, at most 8)",
+        )
+        parser.add_argument(
+            "--repair",
+            action="store_true",
+            help="write again from the log the caches (snapshot, read model, rules served) "
+            "of each match whose log is sound but whose caches disagree with it",
         )
         parser.add_argument(
             "--unmasked",
@@ -91,7 +117,7 @@ class Command(BaseCommand):
             raise CommandError("--jobs must be 0 (one per CPU) or more")
         jobs = min(jobs or min(os.cpu_count() or 1, 8), max(1, len(ids) // BATCH + 1))
         total = faulty = 0
-        for results in self._results(ids, jobs, options["unmasked"]):
+        for results in self._results(ids, jobs, options["unmasked"], options["repair"]):
             for ok, lines in results:
                 total += 1
                 faulty += not ok
@@ -104,9 +130,9 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS(summary))
 
     def _results(
-        self, ids: list[Any], jobs: int, unmasked: bool
+        self, ids: list[Any], jobs: int, unmasked: bool, repair: bool
     ) -> Iterator[list[tuple[bool, list[str]]]]:
-        verify = functools.partial(_verify_batch, unmasked=unmasked)
+        verify = functools.partial(_verify_batch, unmasked=unmasked, repair=repair)
         if jobs == 1:
             yield from map(verify, _batches(ids))
             return
