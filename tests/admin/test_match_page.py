@@ -145,6 +145,28 @@ def test_each_game_is_drawn_as_a_board_at_a_past_version(
     assert [int(seq) for seq in events] == list(range(1, version + 1))
 
 
+def test_the_ninety_nine_board_says_the_premium_calls_made_and_awaited(admin_client, players):
+    """Each version's board, from the first premium call on: who has called what, and, once
+    there is one, the premium bid (the calls were drawn only beside a premium bid)."""
+    match = played(players, "ninety-nine", None, 3, 9, seed=3)
+    said = []
+    for version in range(1, match.version + 1):
+        premium = get_game("ninety-nine").view(state_at(match, version), None)["premium"]
+        if not premium["calls"]:
+            continue
+        calls = " · ".join(f"seat {i} {c or 'not yet'}" for i, c in enumerate(premium["calls"]))
+        bid = premium["seat"] is not None
+        if bid:
+            shown = " (shown)" if premium["shown"] else ""
+            calls += f" · the premium bid: seat {premium['seat']} {premium['kind']}{shown}"
+        assert (
+            f"Premium calls: {calls}</p>"
+            in page(admin_client, match, version=version).content.decode()
+        )
+        said.append(bid)
+    assert False in said  # (a call with no premium bid standing)
+
+
 @pytest.mark.parametrize(
     ("game", "preset", "seats", "rules"),
     [
