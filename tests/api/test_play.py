@@ -49,7 +49,7 @@ def test_if_match_and_expected_version(alice, bob, duel):
     assert anyway.status_code == 200 and anyway.json()["version"] == 7
 
 
-def test_idempotency_key(alice, duel):
+def test_idempotency_key(alice, bob, duel):
     headers = {"Idempotency-Key": "abc-1"}
     first = act(alice, duel, headers=headers, type="reveal", position=0)
     again = act(alice, duel, headers=headers, type="reveal", position=0)
@@ -57,6 +57,20 @@ def test_idempotency_key(alice, duel):
     assert again["Idempotent-Replayed"] == "true"
     assert_problem(
         act(alice, duel, headers=headers, type="reveal", position=1), 409, "idempotency_key_reused"
+    )
+    # another player's key is another key
+    theirs = act(bob, duel, headers=headers, type="reveal", position=0)
+    assert theirs.status_code == 200 and "Idempotent-Replayed" not in theirs
+    # a repeat (the If-Match is of the request) answers the first answer once it is stale
+    checked = {"Idempotency-Key": "abc-2", "If-Match": f'"{theirs.json()["version"]}"'}
+    flipped = act(alice, duel, headers=checked, type="reveal", position=1)
+    act(bob, duel, type="reveal", position=1)
+    late = act(alice, duel, headers=checked, type="reveal", position=1)
+    assert late.status_code == 200 and late.json() == flipped.json()
+    assert_problem(
+        act(alice, duel, headers={**checked, "If-Match": "*"}, type="reveal", position=1),
+        409,
+        "idempotency_key_reused",
     )
     assert_problem(
         act(alice, duel, headers={"Idempotency-Key": "x" * 200}, type="reveal", position=1),
