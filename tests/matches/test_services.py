@@ -328,5 +328,5 @@ def test_the_bound_on_unfinished_matches_reads_the_accounts_matches_only(alice, 
     with CaptureQueriesContext(connection) as joined:
         match_join(match_id=lobby.id, user=alice)
     for queries in (created, joined):
-        dropped = rows_dropped(queries, 'FROM "golf_match"', f'"created_by_id" = {alice.pk}')
+        dropped = rows_dropped(queries, "golf_match", f'"created_by_id" = {alice.pk}')
         assert dropped and max(dropped) < 5, dropped
