@@ -15,10 +15,9 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from django.conf import settings
-
 from cards.protocol import Schemas
 from games import DEFAULT_GAME, all_games
+from matches.services import option_schema
 
 #: Fields of a match request that stand for a rules option of the same name.
 RULE_SHORTCUTS = frozenset({"holes", "undo", "local"})
@@ -79,9 +78,6 @@ def _overrides(rules: dict[str, Any]) -> dict[str, Any]:
     )
     for option in options.values():  # absent, an option takes its preset's value
         option.pop("default", None)
-    if "max_turns" in options:  # the bound of this service (matches.services._check_quota)
-        bound = options["max_turns"].get("maximum", settings.MAX_TURNS_PER_HOLE)
-        options["max_turns"]["maximum"] = min(bound, settings.MAX_TURNS_PER_HOLE)
     return {
         "type": "object",
         "description": "overrides of the preset's options, by name (GET /api/games)",
@@ -308,6 +304,7 @@ def add_game_schemas(
         rules["required"] = sorted(rules.get("properties", {}))
         usual = game.preset_rules(game.info.default_preset)
         for name, option in rules.get("properties", {}).items():
+            option.update(option_schema(name, option))  # (this service's bounds)
             if name in usual:
                 option["default"] = copy.deepcopy(usual[name])
     components["GameRules"] = _union([s.rules for s in shapes.values()])

@@ -375,7 +375,12 @@ class MeView(QueryChecked, APIView):
 def options_json(game: Game, preset: str) -> list[dict[str, Any]]:
     values = game.preset_rules(preset)
     return [
-        {"name": o.name, "doc": o.doc, "schema": dict(o.schema), "default": values.get(o.name)}
+        {
+            "name": o.name,
+            "doc": o.doc,
+            "schema": services.option_schema(o.name, o.schema),
+            "default": values.get(o.name),
+        }
         for o in game.info.options
     ]
 

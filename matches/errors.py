@@ -99,6 +99,14 @@ class InvalidMatchRequest(ServiceError):
     title = "Invalid request"
 
 
+class InvalidRules(ServiceError):
+    """Rules the game allows but this service does not play (its bounds: settings)."""
+
+    code = "invalid_rules"
+    status = 400
+    title = "Invalid rules"
+
+
 class TooManyMatches(ServiceError):
     """The account has as many unfinished matches (or matches with COMs) as it may."""
 

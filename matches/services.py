@@ -23,7 +23,7 @@ import threading
 import time
 import uuid
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -428,7 +428,7 @@ def _check_quota(
     option, where it has one). The creator's row is locked, so parallel requests of one
     account are counted one after another."""
     if rules.get("max_turns", 0) > settings.MAX_TURNS_PER_HOLE:
-        raise errors.InvalidMatchRequest(
+        raise errors.InvalidRules(
             f"max_turns may be at most {settings.MAX_TURNS_PER_HOLE} here",
             field="rules.max_turns",
         )
@@ -443,6 +443,17 @@ def _check_quota(
                 "COMs: finish or abort one first",
                 limit=settings.MAX_UNFINISHED_COM_MATCHES,
             )
+
+
+def option_schema(name: str, schema: Mapping[str, Any]) -> dict[str, Any]:
+    """A game's rule option's JSON schema as this service plays it: a game may allow more
+    than the service does (a round's ``max_turns``, at most ``MAX_TURNS_PER_HOLE`` here:
+    :func:`_check_quota`)."""
+    bounded = dict(schema)
+    if name == "max_turns":
+        cap = settings.MAX_TURNS_PER_HOLE
+        bounded["maximum"] = min(bounded.get("maximum", cap), cap)
+    return bounded
 
 
 def _check_unfinished(user: AbstractBaseUser, joining: Match | None = None) -> None:

@@ -340,10 +340,15 @@ def test_holes_cannot_be_made_endless(alice):
         "seats": [{"type": "me"}, {"type": "com", "level": "normal"}],
         "rules": {"max_turns": 10000},
     }
-    problem = assert_problem(
-        alice.post("/api/matches", body, format="json"), 400, "validation_error"
-    )
+    problem = assert_problem(alice.post("/api/matches", body, format="json"), 400, "invalid_rules")
     assert "rules.max_turns" in problem["errors"]
+    # and the service's bound is the one its rules' lists and schema offer
+    for options in (
+        *(r["options"] for r in alice.get("/api/rulesets").json()),
+        next(g["options"] for g in alice.get("/api/games").json() if g["name"] == "golf"),
+    ):
+        (max_turns,) = (o["schema"] for o in options if o["name"] == "max_turns")
+        assert max_turns["maximum"] == 1000  # MAX_TURNS_PER_HOLE
 
 
 def test_the_creator_may_abort_a_match_no_one_else_has_joined(alice, bob):

@@ -229,6 +229,7 @@ def test_each_games_requests_say_what_the_service_takes(client):
     overrides = components["GolfRuleOverrides"]["properties"]
     assert "points" not in overrides  # derived from the rules, never sent
     assert overrides["max_turns"]["maximum"] == 1000  # MAX_TURNS_PER_HOLE
+    assert components["GolfRules"]["properties"]["max_turns"]["maximum"] == 1000
     assert overrides["values"]["additionalProperties"] == {
         "type": "integer",
         "minimum": -20,
