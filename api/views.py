@@ -157,11 +157,12 @@ Param = IntParam | ChoiceParam | MatchIdParam
 
 
 class QueryChecked:
-    """A view whose reads take only the query parameters it declares in ``query`` (and
-    ``format``, which picks the answer's format), each once, and whose writes take none:
-    any other is a 400 naming it, so that a typo (``afer=5``) is not read as the default
-    without a word, nor a read's parameter on a write (``POST /api/matches?mine=true``)
-    ignored."""
+    # A view whose reads take only the query parameters it declares in ``query`` (and
+    # ``format``, which picks the answer's format), each once, and whose writes take none:
+    # any other is a 400 naming it, so that a typo (``afer=5``) is not read as the default
+    # without a word, nor a read's parameter on a write (``POST /api/matches?mine=true``)
+    # ignored. (A comment, not a docstring: the schema would describe every operation of a
+    # view without a docstring of its own by it.)
 
     query: tuple[Param, ...] = ()
 
@@ -235,6 +236,12 @@ class RegisterView(QueryChecked, APIView):
     @extend_schema(
         tags=["accounts"],
         summary="Create an account",
+        description=(
+            "A new account and its token (send it as `Authorization: Bearer <token>`). "
+            "A username is unique whatever its case or width (NFKC, case-folded) and is of "
+            "one script (Latin may go with Japanese, Chinese or Korean); new accounts are "
+            "limited per address a day (429)."
+        ),
         request=s.RegisterSerializer,
         responses={201: s.RegisteredSerializer, **problems(400, 429)},
         examples=[
@@ -346,6 +353,7 @@ class TokenView(QueryChecked, APIView):
     @extend_schema(
         tags=["accounts"],
         summary="Revoke your token",
+        description="The token you sent no longer works, on any device; log in for a new one.",
         request=None,
         responses={204: None, **problems(401)},
     )
@@ -365,7 +373,10 @@ def _user_json(user: Any) -> dict[str, Any]:
 
 class MeView(QueryChecked, APIView):
     @extend_schema(
-        tags=["accounts"], summary="Who am I", responses={200: s.UserSerializer, **problems(401)}
+        tags=["accounts"],
+        summary="Who am I",
+        description="The account the request's token or session is of.",
+        responses={200: s.UserSerializer, **problems(401)},
     )
     def get(self, request: Request) -> Response:
         return Response(_user_json(request.user))
@@ -419,6 +430,11 @@ class GamesView(QueryChecked, APIView):
     @extend_schema(
         tags=["rules"],
         summary="The games: their seats, presets, rule options and COM levels",
+        description=(
+            "Every game this service plays: how many seats, its presets (each with its rules "
+            "and seats), every rule option with its schema and default, the COM levels and "
+            "their aliases, and each preset's default table."
+        ),
         responses={200: s.GameSerializer(many=True)},
         auth=[],
     )
@@ -436,6 +452,10 @@ class RulesetsView(QueryChecked, APIView):
     @extend_schema(
         tags=["rules"],
         summary="A game's presets with every rule option (by default Golf's)",
+        description=(
+            "Each preset's rules, and every option with its schema (type, bounds, choices) "
+            "and that preset's value: a match request's `rules` override them one by one."
+        ),
         parameters=[GAME.schema()],
         responses={200: s.RulesetSerializer(many=True), **problems(400)},
         auth=[],
@@ -622,6 +642,12 @@ class MatchListView(QueryChecked, APIView):
     @extend_schema(
         tags=["matches"],
         summary="Create a match",
+        description=(
+            "A match of `game` (Golf if absent) from a preset and rule overrides, with its "
+            "seats: `me`, `open` (for a player to join) or `com` with a `level`. Its seed is "
+            "committed to (`seed_commitment`) and its first deal made at once. An account may "
+            "be in 20 unfinished matches and have made 5 with COMs (409 `too_many_matches`)."
+        ),
         request=s.MatchCreateSerializer,
         responses={201: s.MatchDetailSerializer, **problems(400, 401, 409, 429)},
         examples=[
@@ -707,6 +733,11 @@ class MatchDetailView(QueryChecked, APIView):
     @extend_schema(
         tags=["matches"],
         summary="A match as you see it",
+        description=(
+            "Its summary, seats and rules, and `view`: the state as your seat (or a "
+            "spectator) may see it, with your legal actions. `ETag` is its version: send it "
+            "back as `If-Match` with an action."
+        ),
         responses={200: s.MatchDetailSerializer, **problems(401, 404)},
     )
     def get(self, request: Request, match_id: str) -> Response:
@@ -718,6 +749,11 @@ class JoinView(QueryChecked, APIView):
     @extend_schema(
         tags=["matches"],
         summary="Take an open seat",
+        description=(
+            "The first open seat, or the one named by `seat` (a seat not open is 409 "
+            "`no_open_seat`). A `seat_taken` event is written; once no seat is open the match "
+            "is active."
+        ),
         request=s.JoinSerializer,
         responses={200: s.MatchDetailSerializer, **problems(400, 401, 404, 409)},
     )
@@ -737,6 +773,10 @@ class AbortView(QueryChecked, APIView):
         summary=(
             "Abort a match (an operator with the admin's abort permission, or its creator "
             "while it waits for players or no one else has joined)"
+        ),
+        description=(
+            "The match ends now (`match_aborted`, with `reason` if given, and the seed "
+            "revealed); an ended match is 409 `match_not_active`."
         ),
         request=s.AbortSerializer,
         responses={200: s.MatchDetailSerializer, **problems(400, 401, 403, 404, 409)},
@@ -1013,6 +1053,12 @@ class EventsView(QueryChecked, APIView):
     @extend_schema(
         tags=["history"],
         summary="The event log as you may see it",
+        description=(
+            "The events after `after`, at most `limit`, each as your seat (a spectator "
+            "otherwise) may see it, with the match's version and `next_after` to read on. "
+            "With `wait`, a long-poll: when no event follows `after` yet, the answer waits up "
+            "to that many seconds for one (an empty page if none comes)."
+        ),
         parameters=[param.schema() for param in EVENTS_QUERY],
         responses={200: s.EventPageSerializer, **problems(400, 401, 404)},
         examples=[
@@ -1236,6 +1282,10 @@ class StateView(QueryChecked, APIView):
     @extend_schema(
         tags=["history"],
         summary="The match as you saw it at a past version",
+        description=(
+            "The view of your seat (a spectator's otherwise) as it was after `version` "
+            "events: what it showed then."
+        ),
         responses={200: {"$ref": "#/components/schemas/GameView"}, **problems(400, 401, 404, 429)},
         examples=[
             OpenApiExample("Seat 0's view", value=DOCS_EXAMPLES.get("view"), response_only=True)

@@ -78,6 +78,14 @@ def test_request_shapes_refuse_other_fields_and_no_description_is_internal(clien
         description = component.get("description", "")
         assert "DRF" not in description, name
         assert not re.match(r"\w+\(\w+: '", description), (name, description)
+    # each operation says what it does in its own words: none is described by a base
+    # view's docstring (the schema takes a view's, inherited too, when it has none)
+    described = {}
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            assert operation.get("description"), (method, path)
+            described.setdefault(operation["description"], []).append((method, path))
+    assert [ops for ops in described.values() if len(ops) > 1] == []
     response = client.post(
         "/api/accounts/register",
         {"username": "zed", "password": "pw-zed-12345", "nickname": "z"},
