@@ -131,7 +131,11 @@ VIEW = _object(
         "trick": _list(_object({"seat": SEAT, "card": CARD}), description="the trick in play"),
         "tricks": _list(TRICK, description="the tricks taken in this deal"),
         "taken": _list({"type": "integer"}, description="heart and queen points, this deal"),
-        "jack": NULLABLE_SEAT,
+        "jack": {
+            **NULLABLE_SEAT,
+            "description": "who took the jack of diamonds this deal, where it counts "
+            "(jack_of_diamonds: minus_10); else null",
+        },
         "hearts_broken": {"type": "boolean"},
         "totals": _list({"type": "integer"}),
         "deal_scores": _list(_list({"type": "integer"})),
@@ -216,13 +220,13 @@ VIEW_EXAMPLE: dict[str, Any] = {
     ],
     "hand_sizes": [12, 12, 11, 11],
     "removed": [],
-    "pass": {"cards": ["AS", "KS", "QH"], "to": 1, "received": ["9C", "8D", "4H"], "from": 3},
+    "pass": {"cards": ["KS", "AS", "QH"], "to": 1, "received": ["9C", "8D", "4H"], "from": 3},
     "passes_chosen": [],
     "leader": 2,
     "to_act": 0,
     "trick": [{"seat": 2, "card": "6D"}, {"seat": 3, "card": "JD"}],
     "tricks": [
-        {"trick": 1, "leader": 1, "cards": ["2C", "KC", "AC", "7C"], "winner": 3, "points": 0},
+        {"trick": 1, "leader": 1, "cards": ["2C", "AC", "KC", "7C"], "winner": 2, "points": 0},
     ],
     "taken": [0, 0, 0, 0],
     "jack": None,

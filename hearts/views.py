@@ -33,7 +33,7 @@ from hearts.events import (
     TrickWon,
     event_payload,
 )
-from hearts.rules import DIRECTIONS, Seat
+from hearts.rules import DIRECTIONS, JackOfDiamonds, Seat
 from hearts.state import Phase, State
 
 
@@ -158,7 +158,9 @@ def view_for(state: State, seat: Seat | None) -> View:
         trick=state.trick_plays(),
         tricks=state.tricks,
         taken=state.taken,
-        jack=state.jack,
+        # who took the jack of diamonds, where it counts (its trick, in ``tricks``, says so
+        # anyway): a client shows the jack's -10 only then
+        jack=state.jack if state.rules.jack_of_diamonds is not JackOfDiamonds.OFF else None,
         hearts_broken=state.hearts_broken,
         totals=state.totals,
         deal_scores=state.deal_scores,

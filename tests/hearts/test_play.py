@@ -11,6 +11,7 @@ from hearts.decide import legal_actions, start_match
 from hearts.events import DealScored, MatchFinished, TrickWon
 from hearts.rules import Rules
 from hearts.state import Phase, replay
+from hearts.views import view_for
 from tests.hearts.helpers import CLUBS_3_TO_A, act, cards_of, hands_with, play, play_out, table
 
 SEED_RULES = Rules.from_preset("hearts")
@@ -202,6 +203,15 @@ def test_the_jack_of_diamonds_scores_minus_10_and_is_not_part_of_the_moon(moon, 
 def test_the_jack_counts_only_with_its_option():
     scored, _, _ = _sweep(SEED_RULES)
     assert scored.jack is None and scored.scores == (0, 26, 0, 0)
+
+
+@pytest.mark.parametrize(("option", "shown"), [("off", None), ("minus_10", 1)])
+def test_the_view_names_who_took_the_jack_only_where_it_counts(option, shown):
+    """As the deal's score does: a client shows the jack's -10 from ``view.jack``."""
+    _, _, events = _sweep(Rules.from_preset("hearts", jack_of_diamonds=option))
+    taken = next(i for i, e in enumerate(events) if isinstance(e, TrickWon) and "JD" in e.cards)
+    state = replay(events[: taken + 1])
+    assert view_for(state, None).jack == view_for(state, 0).jack == shown
 
 
 def test_target_reached_by_several_players_at_once_ends_the_match():

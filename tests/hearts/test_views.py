@@ -99,3 +99,22 @@ def test_views_do_not_depend_on_the_cards_a_viewer_cannot_see():
             assert view_for(other, viewer) == view_for(state, viewer), (step, viewer)
         seat = rng.choice(state.seats_to_act())
         state = replay(HEARTS.decide(state, seat, rng.choice(legal_actions(state, seat))), state)
+
+
+def test_the_documented_view_is_the_schemas_example_and_one_the_engine_could_show():
+    """docs/hearts.md's view and the schema's example (Swagger UI) are one, and hold what
+    the engine would: a pass in hand order, the last trick's winner leading."""
+    from pathlib import Path
+
+    from hearts.schemas import VIEW_EXAMPLE
+    from hearts.scoring import sort_hand
+
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "hearts.md").read_text()
+    section = guide[guide.index("## The view") :]
+    block = section[section.index("```json") + len("```json") : section.index("```\n", 8)]
+    assert json.loads(block) == VIEW_EXAMPLE
+    assert list(sort_hand(VIEW_EXAMPLE["pass"]["cards"])) == VIEW_EXAMPLE["pass"]["cards"]
+    assert list(sort_hand(VIEW_EXAMPLE["hand"])) == VIEW_EXAMPLE["hand"]
+    last = VIEW_EXAMPLE["tricks"][-1]
+    assert VIEW_EXAMPLE["leader"] == last["winner"] == VIEW_EXAMPLE["trick"][0]["seat"]
+    assert last["cards"].index("AC") == (last["winner"] - last["leader"]) % 4
