@@ -285,3 +285,16 @@ def test_the_end_events_hide_the_seed_if_ever_read_before_the_end():
         for viewer in VIEWERS:
             assert redact_event(event, viewer, match_ended=False)["seed"] is None
             assert redact_event(event, viewer, match_ended=True)["seed"] == SEED.hex()
+
+
+def test_the_documented_view_is_the_schemas_example():
+    """docs/ninety-nine.md's view is the one the schema shows (Swagger UI), which the
+    engine made (``ninety_nine.schemas`` plays it)."""
+    from pathlib import Path
+
+    from ninety_nine.schemas import VIEW_EXAMPLE
+
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "ninety-nine.md").read_text()
+    section = guide[guide.index("## The view") :]
+    block = section[section.index("```json") + len("```json") : section.index("```\n", 8)]
+    assert json.loads(block) == VIEW_EXAMPLE
