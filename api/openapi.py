@@ -76,8 +76,9 @@ def _overrides(rules: dict[str, Any]) -> dict[str, Any]:
             if k != "preset" and not v.get("readOnly")  # derived (Golf's points): not sent
         }
     )
-    for option in options.values():  # absent, an option takes its preset's value
+    for name, option in options.items():  # absent, an option takes its preset's value
         option.pop("default", None)
+        option.update(option_schema(name, option))  # (this service's bounds on a new match)
     return {
         "type": "object",
         "description": "overrides of the preset's options, by name (GET /api/games)",
@@ -304,7 +305,6 @@ def add_game_schemas(
         rules["required"] = sorted(rules.get("properties", {}))
         usual = game.preset_rules(game.info.default_preset)
         for name, option in rules.get("properties", {}).items():
-            option.update(option_schema(name, option))  # (this service's bounds)
             if name in usual:
                 option["default"] = copy.deepcopy(usual[name])
     components["GameRules"] = _union([s.rules for s in shapes.values()])

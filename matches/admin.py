@@ -454,13 +454,23 @@ class MatchAdmin(
 def by_seat(view: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
     """The view turned by seat, for the board templates (which cannot index a list): each
     seat's ``name`` and ``index``, and every list of the view with one entry per seat (the
-    view's ``grids[2]`` is ``seats[2].grids``). A list that only happens to be as long as
-    the seats come along too; the templates use the keys their game's view documents.
+    view's ``grids[2]`` is ``seats[2].grids``), also one level down (``premium.calls[2]``
+    is ``seats[2].premium_calls``). A list that only happens to be as long as the seats
+    comes along too; the templates use the keys their game's view documents.
 
-    >>> by_seat({"totals": [3, 5], "phase": "draw"}, ["0: ann", "1: bo"])[1]
-    {'index': 1, 'name': '1: bo', 'totals': 5}
+    >>> view = {"totals": [3, 5], "phase": "draw", "premium": {"calls": [None, "pass"]}}
+    >>> by_seat(view, ["0: ann", "1: bo"])[1]
+    {'index': 1, 'name': '1: bo', 'totals': 5, 'premium_calls': 'pass'}
     """
-    lists = {k: v for k, v in view.items() if isinstance(v, list) and len(v) == len(names)}
+    nested = {
+        f"{key}_{inner}": value
+        for key, part in view.items()
+        if isinstance(part, dict)
+        for inner, value in part.items()
+    }
+    lists = {
+        k: v for k, v in {**view, **nested}.items() if isinstance(v, list) and len(v) == len(names)
+    }
     return [
         {"index": i, "name": name, **{k: v[i] for k, v in lists.items()}}
         for i, name in enumerate(names)

@@ -356,7 +356,14 @@ def match_rebuild(*, match_id: object) -> list[str]:
     match.seats_to_act = to_act
     match.rules = game.rules_to_json(game.rules_from_json(game.event_to_row(events[0])[2]["rules"]))
     match.preset = match.rules.get("preset", match.preset)
-    take_snapshot(match, state)
+    try:  # (one of an older format that reads as the replay's state is sound)
+        sound = match.snapshot_version == match.version and (
+            game.state_from_json(match.snapshot) == state
+        )
+    except Exception:  # (None, or one no game could have written)
+        sound = False
+    if not sound:
+        take_snapshot(match, state)
     changed = [n for n in REBUILT if json.loads(json.dumps(getattr(match, n))) != kept[n]]
     flags = [seat for seat in seats if seat.to_act != (seat.index in to_act)]
     for seat in flags:
@@ -798,7 +805,7 @@ def _act_unlocked(
         pk = match_id if isinstance(match_id, uuid.UUID) else uuid.UUID(str(match_id))
     except ValueError:
         raise errors.MatchNotFound("no such match") from None
-    columns = [match_columns_sql()]
+    columns = [match_columns_sql(), "m.xmin::text"]  # (the row's version: see the write)
     params: list[Any] = []
     joins = ""
     if token is not None:
@@ -822,23 +829,25 @@ def _act_unlocked(
     record = row[-3:] if idempotency_key is not None else None
     if record is not None:
         del row[-3:]
+    row_read = row.pop()
     if row[0] is None:
         raise errors.MatchNotFound("no such match")
     match = match_from_row(row)
     seat = seat_of(match, user)
-    seats_read = json.dumps(match.seat_users)
     digest = request_hash(action_json, expected_version) if idempotency_key is not None else ""
     if record is not None and record[0] is not None:
         return _replayed(match, record, digest)
     state, new_state, rows, first_seq, idempotency = _decided(
         match, user, seat, action_json, expected_version, idempotency_key, digest
     )
-    # The seats must be as read when the write is made: a seat handed to a COM since the
-    # read (which moves no version) sends the action the locked way, which refuses it if
-    # the seat was the user's, and else schedules the turns with the COM where it now sits
-    # (the follow-up decided here would treat that seat as a person's). And the token must
-    # still hold.
-    checks = [("seat_users = %s::jsonb", (seats_read,))]
+    # The row must be as read when the write is made (its xmin, the transaction that wrote
+    # this version of the row, unchanged), not only at the version read: a seat handed to a
+    # COM since the read (which moves no version) sends the action the locked way, which
+    # refuses it if the seat was the user's, and else schedules the turns with the COM
+    # where it now sits (the follow-up decided here would treat that seat as a person's);
+    # caches written again from the log (``match_rebuild``) send it there too, to be
+    # decided anew on them. And the token must still hold.
+    checks = [("xmin = %s::xid", (row_read,))]
     if token is not None:
         checks.append((token_sql(), (token.key, token.user_id)))
     condition = (

@@ -232,10 +232,11 @@ def state_at(match: Match, version: int) -> State:
     (again, should one kept be for another log).
     """
     if version == match.version:
-        state = load_state(match)
-        if match.last_hash:
-            _remember(match, version, match.last_hash, state)
-        return state
+        # (not remembered: a state read from the snapshot is trusted for this version, but
+        # the states replayed on from it, by this process and into the checkpoints, come
+        # from the log alone, so a snapshot written again from the log, ``match_rebuild``,
+        # leaves no copy of the one it replaced)
+        return load_state(match)
     game = game_of(match)
     with _prefixes_lock:
         cached = _prefixes.get(match.id)

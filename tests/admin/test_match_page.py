@@ -145,26 +145,29 @@ def test_each_game_is_drawn_as_a_board_at_a_past_version(
     assert [int(seq) for seq in events] == list(range(1, version + 1))
 
 
-def test_the_ninety_nine_board_says_the_premium_calls_made_and_awaited(admin_client, players):
-    """Each version's board, from the first premium call on: who has called what, and, once
-    there is one, the premium bid (the calls were drawn only beside a premium bid)."""
-    match = played(players, "ninety-nine", None, 3, 9, seed=3)
-    said = []
+@pytest.mark.parametrize(("premium_bids", "seed"), [("on", 3), ("on", 5), ("off", 3)])
+def test_the_ninety_nine_board_says_the_premium_calls_made_and_awaited(
+    admin_client, players, premium_bids, seed
+):
+    """Each seat's premium call where it made one, "not yet" while the premium round
+    awaits it, nothing where none will come (the calls were drawn only beside a premium
+    bid); and the premium bid once one stands."""
+    match = played(players, "ninety-nine", None, 3, 12, seed=seed, premium_bids=premium_bids)
+    seen = set()
     for version in range(1, match.version + 1):
-        premium = get_game("ninety-nine").view(state_at(match, version), None)["premium"]
-        if not premium["calls"]:
-            continue
-        calls = " · ".join(f"seat {i} {c or 'not yet'}" for i, c in enumerate(premium["calls"]))
-        bid = premium["seat"] is not None
-        if bid:
-            shown = " (shown)" if premium["shown"] else ""
-            calls += f" · the premium bid: seat {premium['seat']} {premium['kind']}{shown}"
-        assert (
-            f"Premium calls: {calls}</p>"
-            in page(admin_client, match, version=version).content.decode()
-        )
-        said.append(bid)
-    assert False in said  # (a call with no premium bid standing)
+        view = get_game("ninety-nine").view(state_at(match, version), None)
+        body = page(admin_client, match, version=version).content.decode()
+        sections = body.split('<section class="mp-seat')[1:]
+        for seat, section in enumerate(sections):
+            said = re.findall(r"premium call: ([a-z ]+)</div>", section.split("</section>")[0])
+            call = (view["premium"]["calls"] or [None] * 3)[seat]
+            awaited = view["phase"] == "premium"
+            assert said == ([call] if call else ["not yet"] if awaited else []), (version, seat)
+            seen.add("made" if call else "awaited" if awaited else "none")
+        premium = view["premium"]
+        bid = f"The premium bid: seat {premium['seat']} {premium['kind']}"
+        assert (bid in body) == (premium["seat"] is not None), version
+    assert seen == ({"made", "awaited", "none"} if premium_bids == "on" else {"none"})
 
 
 @pytest.mark.parametrize(

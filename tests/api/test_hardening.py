@@ -335,7 +335,7 @@ def test_the_matches_an_account_joins_count_among_its_unfinished_ones(alice, bob
     assert alice.post(f"/api/matches/{made}/join", {}, format="json").status_code == 200
 
 
-def test_holes_cannot_be_made_endless(alice):
+def test_holes_cannot_be_made_endless(alice, settings):
     body = {
         "seats": [{"type": "me"}, {"type": "com", "level": "normal"}],
         "rules": {"max_turns": 10000},
@@ -349,6 +349,15 @@ def test_holes_cannot_be_made_endless(alice):
     ):
         (max_turns,) = (o["schema"] for o in options if o["name"] == "max_turns")
         assert max_turns["maximum"] == 1000  # MAX_TURNS_PER_HOLE
+    # a match made under a higher bound keeps its rules, and they are still ones the
+    # schema allows in its answers (every answer here is checked against it)
+    settings.MAX_TURNS_PER_HOLE = 5000
+    body["rules"]["max_turns"] = 4000
+    made = alice.post("/api/matches", body, format="json")
+    assert made.status_code == 201, made.content
+    settings.MAX_TURNS_PER_HOLE = 1000
+    detail = alice.get(f"/api/matches/{made.json()['id']}")
+    assert detail.status_code == 200 and detail.json()["rules"]["max_turns"] == 4000
 
 
 def test_the_creator_may_abort_a_match_no_one_else_has_joined(alice, bob):

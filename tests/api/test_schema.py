@@ -237,7 +237,9 @@ def test_each_games_requests_say_what_the_service_takes(client):
     overrides = components["GolfRuleOverrides"]["properties"]
     assert "points" not in overrides  # derived from the rules, never sent
     assert overrides["max_turns"]["maximum"] == 1000  # MAX_TURNS_PER_HOLE
-    assert components["GolfRules"]["properties"]["max_turns"]["maximum"] == 1000
+    # a match's rules are those it was made with: one made before the bound, or under a
+    # higher one, has a longer max_turns, and its detail is still one the schema allows
+    assert components["GolfRules"]["properties"]["max_turns"]["maximum"] == 10_000
     assert overrides["values"]["additionalProperties"] == {
         "type": "integer",
         "minimum": -20,

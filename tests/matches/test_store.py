@@ -16,7 +16,7 @@ from golf.game import GOLF
 from golf.snapshot import state_to_json
 from matches import errors
 from matches.models import Match, MatchEvent, Seat
-from matches.services import match_act, match_create, match_join
+from matches.services import match_act, match_create, match_join, match_rebuild
 from matches.store import load_events, load_state, state_at, to_event
 
 
@@ -480,9 +480,78 @@ def test_a_snapshot_no_game_wrote_is_replayed_over_and_repaired(duel, alice, cap
     assert load_state(duel) == replay(to_event(r, GOLF) for r in load_events(duel))
     assert "its snapshot cannot be read" in caplog.text
     code, out = verify(str(duel.id), "--repair")
-    assert code == 0 and "differs from the replay" in out and "repaired: snapshot" in out
+    assert code == 0 and f"the snapshot at #{duel.version} cannot be read (" in out, out
+    assert "repaired: snapshot" in out
     duel.refresh_from_db()
-    assert duel.snapshot == state_to_json(load_state(duel)) | duel.snapshot
+    replayed = replay(to_event(r, GOLF) for r in load_events(duel))
+    assert GOLF.state_from_json(duel.snapshot) == replayed
+
+
+@pytest.mark.django_db
+def test_a_snapshot_of_an_older_format_that_reads_as_the_replay_is_sound(duel):
+    """Fields added to the snapshot since take their defaults when it is read: a finished
+    match's, never written again, is not a fault for it."""
+    added = ("seen", "stock_seen", "drawn_seen", "reshuffled_piles", "foreseen")
+    older = {k: v for k, v in duel.snapshot.items() if k not in added}
+    assert older != duel.snapshot
+    Match.objects.filter(pk=duel.pk).update(snapshot=older)
+    assert verify(str(duel.id)) == (0, verify(str(duel.id))[1])
+    assert match_rebuild(match_id=duel.id) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_decided_on_a_snapshot_a_repair_replaced_meanwhile_is_decided_anew(
+    duel, alice, monkeypatch
+):
+    """The move read the match without its lock, decided on the corrupt snapshot, then the
+    operator's repair landed before its write: the write was made (the version was as
+    read), and the corrupt card went into the log for good."""
+    from matches import services
+
+    real = load_state(duel).grids[0][1]
+    other = next(c for c in ("2D", "3D") if c != real)
+    Match.objects.filter(pk=duel.pk).update(
+        snapshot=RawSQL("jsonb_set(snapshot, '{grids,0,1}', %s::jsonb)", [f'"{other}"'])
+    )
+    decided, repaired = services._decided, []
+
+    def repaired_between_the_read_and_the_write(*args, **kwargs):
+        result = decided(*args, **kwargs)
+        if not repaired:
+            repair = threading.Thread(
+                target=lambda: (
+                    repaired.append(match_rebuild(match_id=duel.id)),
+                    connections.close_all(),
+                )
+            )
+            repair.start()
+            repair.join()
+        return result
+
+    monkeypatch.setattr(services, "_decided", repaired_between_the_read_and_the_write)
+    act = match_act(match_id=duel.id, user=alice, action={"type": "reveal", "position": 1})
+    assert repaired == [["snapshot"]]
+    assert act.rows[-1].payload["card"] == real
+    assert verify(str(duel.id))[0] == 0
+
+
+@pytest.mark.django_db
+def test_a_repaired_snapshot_leaves_no_copy_of_the_state_it_replaced(duel, bob):
+    """A state read from the snapshot was kept by the process as the base of later reads
+    of past versions: after the repair and a move, the past version still had the corrupt
+    card."""
+    real = load_state(duel).grids[0][1]
+    other = next(c for c in ("2D", "3D") if c != real)
+    Match.objects.filter(pk=duel.pk).update(
+        snapshot=RawSQL("jsonb_set(snapshot, '{grids,0,1}', %s::jsonb)", [f'"{other}"'])
+    )
+    duel.refresh_from_db()
+    version = duel.version
+    assert state_at(duel, version).grids[0][1] == other  # (trusted: the current version's)
+    assert match_rebuild(match_id=duel.id) == ["snapshot"]
+    match_act(match_id=duel.id, user=bob, action={"type": "reveal", "position": 0})
+    duel.refresh_from_db()
+    assert state_at(duel, version).grids[0][1] == real
 
 
 @pytest.mark.django_db

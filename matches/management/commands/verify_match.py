@@ -50,8 +50,9 @@ def _verify_batch(
             rebuilt = match_rebuild(match_id=match_id)
             match.refresh_from_db()
             report = _verify(match)
+            written = ", ".join(rebuilt) or "nothing (mended meanwhile: by a write, or a repair)"
             lines += [
-                f"  repaired: {', '.join(rebuilt)} written again from the log; verified again:",
+                f"  repaired: {written} written again from the log; verified again:",
                 *(report.lines() if unmasked else report_lines(report, match)),
             ]
         results.append((report.ok, lines))
