@@ -1123,17 +1123,27 @@ def commit_auto_move(
         return ActResult(match, first_seq, match.version, state=new_state, rows=rows, seat=seat)
 
 
+#: How long a COM's move decided to be written later (:func:`com_turn`) is kept for it.
+DECIDED_MOVE_SECONDS = 600
+
+
+def _decided_key(match_id: object, version: int, seat: int) -> str:
+    return f"com-move:{match_id}:{version}:{seat}"
+
+
 def com_turn(
     *,
     match_id: object,
     expected_version: int,
-    later: Callable[[int, str, Any, float], object] | None = None,
+    later: Callable[[int, str, float], object] | None = None,
 ) -> bool:
     """The move of the first COM seat to act (each move is its own write, so readers see
     COM moves one by one; the next is scheduled by the write). False when stale. A move to
-    wait for (:func:`decided_evenly`) is handed to ``later(seat, level, action as JSON,
-    seconds)`` to write then (a worker's task with a countdown: no worker waits), if given;
-    else it is waited for here."""
+    wait for (:func:`decided_evenly`) is kept in the cache and ``later(seat, level,
+    seconds)`` asked to write it then (a worker's task with a countdown: no worker waits),
+    if given; else it is waited for here. The move is not in what ``later`` sends: a task's
+    arguments go to the broker and, at some log levels, to the workers' logs, and a COM's
+    pass, bid or next card is hidden."""
     levels = dict(
         Seat.objects.filter(match_id=match_id, kind=SeatKind.COM).values_list("index", "com_level")
     )
@@ -1142,20 +1152,39 @@ def com_turn(
         return False
     if decided.wait and later is not None:
         action = decided.game.action_to_json(decided.action)
-        later(decided.seat, decided.level, action, decided.wait)
+        with contextlib.suppress(Exception):  # (the cache away: the move is decided again)
+            key = _decided_key(match_id, expected_version, decided.seat)
+            cache.set(key, action, DECIDED_MOVE_SECONDS)
+        later(decided.seat, decided.level, decided.wait)
         return True
     return _take(decided, match_id, expected_version) is not None
 
 
 def com_move_later(
-    *, match_id: object, expected_version: int, seat: int, level: str, action_json: Any
+    *,
+    match_id: object,
+    expected_version: int,
+    seat: int,
+    level: str,
+    action_json: Any = None,
 ) -> bool:
-    """Write a COM's move decided earlier (:func:`com_turn`'s ``later``), while the match
-    is still at ``expected_version``."""
-    match = Match.objects.only("game").filter(pk=match_id).first()
-    if match is None:
-        return False
-    action = game_of(match).action_from_json(action_json)
+    """Write the COM's move :func:`com_turn` decided for ``seat`` and kept, while the match
+    is still at ``expected_version`` (``action_json``: a move sent with the task, as
+    before moves were kept). A move the cache lost is decided again (the same draw of the
+    COM's randomness, :func:`com_rng`), and written at once."""
+    if action_json is None:
+        with contextlib.suppress(Exception):
+            action_json = cache.get(_decided_key(match_id, expected_version, seat))
+    if action_json is None:
+        decided = decide_auto_move(match_id, expected_version, {seat: level})
+        if decided is None or decided.seat != seat:
+            return False
+        action = decided.action
+    else:
+        match = Match.objects.only("game").filter(pk=match_id).first()
+        if match is None:
+            return False
+        action = game_of(match).action_from_json(action_json)
     result = commit_auto_move(
         match_id=match_id, expected_version=expected_version, seat=seat, level=level, action=action
     )

@@ -212,11 +212,9 @@ def play_com_turn(self: Any, match_id: str, expected_version: int) -> bool:
     countdown, on this task's queue: no worker waits for it."""
     queue = (self.request.delivery_info or {}).get("routing_key") or settings.INTERACTIVE_QUEUE
 
-    def later(seat: int, level: str, action: Any, seconds: float) -> None:
+    def later(seat: int, level: str, seconds: float) -> None:
         write_com_move.apply_async(
-            args=(match_id, expected_version, seat, level, action),
-            queue=queue,
-            countdown=seconds,
+            args=(match_id, expected_version, seat, level), queue=queue, countdown=seconds
         )
 
     return services.com_turn(
@@ -226,11 +224,13 @@ def play_com_turn(self: Any, match_id: str, expected_version: int) -> bool:
 
 @shared_task(**TASK_OPTIONS)
 def write_com_move(
-    match_id: str, expected_version: int, seat: int, level: str, action: Any
+    match_id: str, expected_version: int, seat: int, level: str, action: Any = None
 ) -> bool:
-    """Write a COM's move :func:`play_com_turn` decided, if the match is still at
-    ``expected_version`` (a lost one: the outbox's follow-up, still there, plays the turn
-    again, deciding the same move)."""
+    """Write the COM's move :func:`play_com_turn` decided and kept, if the match is still
+    at ``expected_version`` (a lost task: the outbox's follow-up, still there, plays the
+    turn again, deciding the same move). The move is not among the arguments (the broker's
+    messages and the workers' logs would hold it); ``action`` is a task's sent by a worker
+    from before moves were kept."""
     return services.com_move_later(
         match_id=match_id,
         expected_version=expected_version,

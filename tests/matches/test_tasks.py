@@ -308,18 +308,64 @@ def test_on_a_worker_a_coms_move_to_wait_for_is_written_later_by_a_task_of_its_o
         services.decision_times.note(("golf", "normal", match.phase), seconds)
     handed = []
 
-    def later(seat, level, action, seconds):
-        handed.append((seat, level, action, seconds))
+    def later(*args):
+        handed.append(args)
 
     assert com_turn(match_id=match.id, expected_version=match.version, later=later)
-    ((seat, level, action, seconds),) = handed
-    assert (seat, level) == (1, "normal") and 0.3 < seconds <= 0.4 and action["type"] == "reveal"
+    ((seat, level, seconds),) = handed  # (not the move: a task's arguments may be logged)
+    assert (seat, level) == (1, "normal") and 0.3 < seconds <= 0.4
     assert events_of(match)[-1].actor.startswith("user:")  # nothing written yet
+
+    def undecidable(*args):
+        raise AssertionError("the move kept is written, not decided again")
+
+    monkeypatch.setattr(services, "decide_auto_move", undecidable)
     with django_capture_on_commit_callbacks(execute=False):
-        kwargs = {"match_id": match.id, "seat": seat, "level": level, "action_json": action}
+        kwargs = {"match_id": match.id, "seat": seat, "level": level}
         assert services.com_move_later(expected_version=match.version, **kwargs)
         assert not services.com_move_later(expected_version=match.version, **kwargs)  # stale
     assert events_of(match)[-1].actor == "com:normal:1"
+
+
+def test_a_coms_move_to_be_written_later_is_not_in_its_tasks_message(
+    alice, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The task carried the move itself (a Hearts pass, a bid, the next card), and a
+    worker logging at DEBUG, or one of an older release that did not know the task, wrote
+    the message to its log. The move is kept in the cache; should the cache lose it, the
+    task decides it again: the same move, from the same draw."""
+    from django.core.cache import cache
+
+    from matches import services, tasks
+
+    settings.COM_EVEN_TIMING_MS = 1000
+    monkeypatch.setattr(services, "decision_times", services.DecisionTimes())
+    monkeypatch.setattr(tasks, "_eager", lambda: False)
+    with django_capture_on_commit_callbacks(execute=False):
+        match = match_create(
+            creator=alice,
+            game="hearts",
+            preset="hearts-classic",  # (passing)
+            seats=[{"type": "me"}] + [{"type": "com"}] * 3,
+        )
+    for seconds in (9.0, 0.4):
+        services.decision_times.note(("hearts", "normal", match.phase), seconds)
+    sent = []
+    monkeypatch.setattr(tasks.write_com_move, "apply_async", lambda **kw: sent.append(kw))
+    assert tasks.play_com_turn.apply(args=(str(match.id), match.version)).get()
+    (message,) = sent
+    assert message["args"] == (str(match.id), match.version, 1, "normal")
+    kept = cache.get(f"com-move:{match.id}:{match.version}:1")
+    assert kept["type"] == "pass" and len(kept["cards"]) == 3
+    cache.delete(f"com-move:{match.id}:{match.version}:1")  # lost: decided again
+    with django_capture_on_commit_callbacks(execute=False):
+        assert tasks.write_com_move.apply(args=message["args"]).get()
+    passed = events_of(match)[-1]
+    assert (passed.type, passed.actor, passed.payload["cards"]) == (
+        "cards_passed",
+        "com:normal:1",
+        kept["cards"],
+    )
 
 
 def test_a_new_worker_process_holds_its_coms_moves_back_as_long_as_those_before_it(
@@ -347,7 +393,7 @@ def test_a_new_worker_process_holds_its_coms_moves_back_as_long_as_those_before_
     assert cache.get(published) == 0.4
     handed = []
 
-    def later(seat, level, action, seconds):
+    def later(seat, level, seconds):
         handed.append(seconds)
 
     for process in (services.DecisionTimes(), services.DecisionTimes(shared=cache)):
