@@ -41,6 +41,7 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from accounts.tokens import TokenCheck, token_failure, token_sql
+from cards.errors import IllegalActionError
 from cards.protocol import COM, HUMAN, OPEN, Game, Summary
 from cards.shuffle import commitment_of, new_seed
 from config.counting import count_in
@@ -1043,12 +1044,10 @@ def auto_move(
 
 @dataclass(frozen=True)
 class Decided:
-    """A move decided for a seat (:func:`decide_auto_move`): its game, the state it was
-    decided on, the seat, its COM's level, the move, and the seconds to wait before it is
-    taken."""
+    """A move decided for a seat (:func:`decide_auto_move`): its game, the seat, its COM's
+    level, the move, and the seconds to wait before it is taken."""
 
     game: Game
-    state: State
     seat: int
     level: str
     action: Any
@@ -1071,7 +1070,7 @@ def decide_auto_move(
         return None
     rng = com_rng(match.id, match.version, seat)
     action, wait = decided_evenly(game, state, seat, levels[seat], rng)
-    return Decided(game, state, seat, levels[seat], action, wait)
+    return Decided(game, seat, levels[seat], action, wait)
 
 
 def _take(
@@ -1087,7 +1086,6 @@ def _take(
         level=decided.level,
         action=decided.action,
         timer=timer,
-        state=decided.state,
     )
 
 
@@ -1099,22 +1097,29 @@ def commit_auto_move(
     level: str,
     action: Any,
     timer: bool = False,
-    state: State | None = None,
 ) -> ActResult | None:
     """Write ``seat``'s move ``action`` (its COM's, or with ``timer`` the turn timer's),
-    decided at ``expected_version`` (on ``state``, when the caller holds it: the log is
-    append-only, so the match at that version is in that state), under the row lock while
-    the match is still there (``None`` if it moved on: its own write scheduled what comes
-    next)."""
+    decided at ``expected_version``, under the row lock while the match is still there
+    (``None`` if it moved on: its own write scheduled what comes next). The state is read
+    again under the lock, not taken from the decision: a repair of the match's caches
+    (:func:`match_rebuild`) may have replaced the snapshot it was decided on. A move the
+    state read so does not allow (only then) is not written either: the turn's follow-up,
+    still there, has it decided again."""
     with transaction.atomic():
         match = _lock(match_id)
         if match.version != expected_version or match.status != MatchStatus.ACTIVE:
             return None
         game = game_of(match)
-        state = load_state(match) if state is None else state
+        state = load_state(match)
         if seat not in game.seats_to_act(state):
             return None
-        events = game.decide(state, seat, action)
+        try:
+            events = game.decide(state, seat, action)
+        except IllegalActionError:
+            logger.warning(
+                "match %s: a move decided at %s no longer fits it", match.id, match.version
+            )
+            return None
         first_seq = match.version + 1
         if timer:  # (the COMs' turns that follow answer this seat's turn run out)
             match.com_turns_charged_to_id = match.seat_users[seat] or match.com_turns_charged_to_id

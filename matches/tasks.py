@@ -205,11 +205,19 @@ TASK_OPTIONS = {
 }
 
 
+#: Caches no other process reads.
+PROCESS_CACHES = (
+    "django.core.cache.backends.locmem.LocMemCache",
+    "django.core.cache.backends.dummy.DummyCache",
+)
+
+
 @shared_task(bind=True, **TASK_OPTIONS)
 def play_com_turn(self: Any, match_id: str, expected_version: int) -> bool:
     """Play one COM move for ``match_id`` if it is still at ``expected_version``. A move to
     be taken later (``services.decided_evenly``) goes to :func:`write_com_move` with that
-    countdown, on this task's queue: no worker waits for it."""
+    countdown, on this task's queue: no worker waits for it (but without a shared cache,
+    no ``CACHE_URL``, where this worker waits it out)."""
     queue = (self.request.delivery_info or {}).get("routing_key") or settings.INTERACTIVE_QUEUE
 
     def later(seat: int, level: str, seconds: float) -> None:
@@ -217,8 +225,13 @@ def play_com_turn(self: Any, match_id: str, expected_version: int) -> bool:
             args=(match_id, expected_version, seat, level), queue=queue, countdown=seconds
         )
 
+    # (the move waits in the cache for the task that writes it: with a cache of this
+    # process's own, that task, on another process, would find nothing, and decide again)
+    shared = settings.CACHES["default"]["BACKEND"] not in PROCESS_CACHES
     return services.com_turn(
-        match_id=match_id, expected_version=expected_version, later=None if _eager() else later
+        match_id=match_id,
+        expected_version=expected_version,
+        later=later if shared and not _eager() else None,
     )
 
 

@@ -499,6 +499,27 @@ def test_a_snapshot_of_an_older_format_that_reads_as_the_replay_is_sound(duel):
     assert match_rebuild(match_id=duel.id) == []
 
 
+def repaired_after(decide, match, repaired):
+    """``decide``, after which (the first time) an operator's repair of ``match``'s caches
+    lands, from another connection, before the move decided is written; ``repaired``
+    gets what it wrote again."""
+
+    def deciding_then_repaired(*args, **kwargs):
+        decided = decide(*args, **kwargs)
+        if not repaired:
+            repair = threading.Thread(
+                target=lambda: (
+                    repaired.append(match_rebuild(match_id=match.id)),
+                    connections.close_all(),
+                )
+            )
+            repair.start()
+            repair.join()
+        return decided
+
+    return deciding_then_repaired
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_move_decided_on_a_snapshot_a_repair_replaced_meanwhile_is_decided_anew(
     duel, alice, monkeypatch
@@ -513,26 +534,38 @@ def test_a_move_decided_on_a_snapshot_a_repair_replaced_meanwhile_is_decided_ane
     Match.objects.filter(pk=duel.pk).update(
         snapshot=RawSQL("jsonb_set(snapshot, '{grids,0,1}', %s::jsonb)", [f'"{other}"'])
     )
-    decided, repaired = services._decided, []
-
-    def repaired_between_the_read_and_the_write(*args, **kwargs):
-        result = decided(*args, **kwargs)
-        if not repaired:
-            repair = threading.Thread(
-                target=lambda: (
-                    repaired.append(match_rebuild(match_id=duel.id)),
-                    connections.close_all(),
-                )
-            )
-            repair.start()
-            repair.join()
-        return result
-
-    monkeypatch.setattr(services, "_decided", repaired_between_the_read_and_the_write)
+    repaired: list[list[str]] = []
+    monkeypatch.setattr(services, "_decided", repaired_after(services._decided, duel, repaired))
     act = match_act(match_id=duel.id, user=alice, action={"type": "reveal", "position": 1})
     assert repaired == [["snapshot"]]
     assert act.rows[-1].payload["card"] == real
     assert verify(str(duel.id))[0] == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_coms_move_decided_on_a_snapshot_a_repair_replaced_meanwhile_is_written_anew(
+    alice, monkeypatch, settings
+):
+    """A COM's move (and a turn timer's) was written on the state it was decided on, read
+    before the lock: a repair landing in between left the corrupt card in the log."""
+    from matches import services
+
+    settings.COM_EVEN_TIMING_MS = 0  # taken as soon as decided, in this process
+    monkeypatch.setattr(services, "_publish_on_commit", lambda followup: None)
+    match = match_create(creator=alice, seats=[{"type": "me"}, {"type": "com", "level": "normal"}])
+    match.refresh_from_db()
+    real = load_state(match).grids[1]
+    fake = next(c for c in ("2D", "3D", "4D", "5D", "6D", "7D", "8D") if c not in real)
+    Match.objects.filter(pk=match.pk).update(
+        snapshot={**match.snapshot, "grids": [match.snapshot["grids"][0], [fake] * len(real)]}
+    )
+    repaired: list[list[str]] = []
+    decide = repaired_after(services.decide_auto_move, match, repaired)
+    monkeypatch.setattr(services, "decide_auto_move", decide)
+    assert services.com_turn(match_id=str(match.id), expected_version=match.version)
+    assert repaired == [["snapshot"]]
+    assert load_events(match)[-1].payload["card"] in real
+    assert verify(str(match.id))[0] == 0
 
 
 @pytest.mark.django_db

@@ -341,6 +341,7 @@ def test_a_coms_move_to_be_written_later_is_not_in_its_tasks_message(
     settings.COM_EVEN_TIMING_MS = 1000
     monkeypatch.setattr(services, "decision_times", services.DecisionTimes())
     monkeypatch.setattr(tasks, "_eager", lambda: False)
+    monkeypatch.setattr(tasks, "PROCESS_CACHES", ())  # (both tasks run here: one cache)
     with django_capture_on_commit_callbacks(execute=False):
         match = match_create(
             creator=alice,
@@ -366,6 +367,29 @@ def test_a_coms_move_to_be_written_later_is_not_in_its_tasks_message(
         "com:normal:1",
         kept["cards"],
     )
+
+
+def test_without_a_shared_cache_the_worker_waits_a_coms_move_out_itself(
+    alice, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The move kept for the task that writes it later sat in this process's own memory:
+    the task, on another process, decided it again and wrote it that much later than the
+    even timing allows."""
+    from matches import services, tasks
+
+    settings.COM_EVEN_TIMING_MS = 1000
+    settings.CACHES = {**settings.CACHES, "default": {"BACKEND": tasks.PROCESS_CACHES[0]}}
+    monkeypatch.setattr(services, "decision_times", services.DecisionTimes())
+    monkeypatch.setattr(tasks, "_eager", lambda: False)
+    with django_capture_on_commit_callbacks(execute=False):
+        match = match_create(creator=alice, seats=[{"type": "me"}, {"type": "com"}])
+    for seconds in (9.0, 0.2):
+        services.decision_times.note(("golf", "normal", match.phase), seconds)
+    sent = []
+    monkeypatch.setattr(tasks.write_com_move, "apply_async", lambda **kw: sent.append(kw))
+    with django_capture_on_commit_callbacks(execute=False):
+        assert tasks.play_com_turn.apply(args=(str(match.id), match.version)).get()
+    assert sent == [] and events_of(match)[-1].actor == "com:normal:1"
 
 
 def test_a_new_worker_process_holds_its_coms_moves_back_as_long_as_those_before_it(
