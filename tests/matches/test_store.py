@@ -468,6 +468,7 @@ def test_a_corrupt_snapshot_is_found_and_written_again_before_a_move_is_decided_
     code, out = verify(str(duel.id), "--repair")
     assert code == 0, out
     assert "repaired: snapshot written again from the log" in out and out.count(": OK") == 1
+    assert "1 match(es) verified, 0 with faults, 1 repaired" in out
     act = match_act(match_id=duel.id, user=alice, action={"type": "reveal", "position": 1})
     assert act.rows[-1].payload["card"] == real
     assert verify(str(duel.id))[0] == 0
@@ -616,7 +617,7 @@ def test_repair_leaves_a_log_fault_alone(finished):
     )
     Match.objects.filter(pk=finished.pk).update(totals=[99])
     code, out = verify(str(finished.id), "--repair")
-    assert code == 1 and "repaired" not in out
+    assert code == 1 and "repaired:" not in out and "0 repaired" in out
     assert Match.objects.get(pk=finished.pk).totals == [99]
 
 

@@ -117,14 +117,17 @@ class Command(BaseCommand):
         if jobs < 0:
             raise CommandError("--jobs must be 0 (one per CPU) or more")
         jobs = min(jobs or min(os.cpu_count() or 1, 8), max(1, len(ids) // BATCH + 1))
-        total = faulty = 0
+        total = faulty = repaired = 0
         for results in self._results(ids, jobs, options["unmasked"], options["repair"]):
             for ok, lines in results:
                 total += 1
                 faulty += not ok
+                repaired += any(line.startswith("  repaired:") for line in lines)
                 for line in lines:
                     self.stdout.write(line)
         summary = f"{total} match(es) verified, {faulty} with faults"
+        if options["repair"]:
+            summary += f", {repaired} repaired"
         if faulty:
             self.stderr.write(summary)
             raise SystemExit(1)
