@@ -67,9 +67,11 @@ from matches.store import (
     game_of,
     load_events,
     load_state,
+    logged_rules,
     match_columns_sql,
     match_from_row,
     persist,
+    snapshot_state,
     take_snapshot,
     to_event,
 )
@@ -355,15 +357,10 @@ def match_rebuild(*, match_id: object) -> list[str]:
     match.seat_users = [s.user_id if s.kind == SeatKind.HUMAN else None for s in seats]
     to_act = list(game.seats_to_act(state))
     match.seats_to_act = to_act
-    match.rules = game.rules_to_json(game.rules_from_json(game.event_to_row(events[0])[2]["rules"]))
+    match.rules = logged_rules(game, events[0])
     match.preset = match.rules.get("preset", match.preset)
-    try:  # (one of an older format that reads as the replay's state is sound)
-        sound = match.snapshot_version == match.version and (
-            game.state_from_json(match.snapshot) == state
-        )
-    except Exception:  # (None, or one no game could have written)
-        sound = False
-    if not sound:
+    # (one of an older format that reads as the replay's state is sound, and kept)
+    if match.snapshot_version != match.version or snapshot_state(match) != state:
         take_snapshot(match, state)
     changed = [n for n in REBUILT if json.loads(json.dumps(getattr(match, n))) != kept[n]]
     flags = [seat for seat in seats if seat.to_act != (seat.index in to_act)]

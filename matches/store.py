@@ -152,19 +152,30 @@ def load_events(match: Match, after: int = 0, upto: int | None = None) -> list[M
     return list(rows.order_by("seq"))
 
 
+def snapshot_state(match: Match) -> State | None:
+    """The state the match's snapshot holds (at ``match.snapshot_version``); ``None`` when
+    it has none, or one no game could have written (logged: the log is the truth, which
+    ``verify_match`` names and a write or ``match_rebuild`` replaces)."""
+    if match.snapshot is None or match.snapshot_version > match.version:
+        return None
+    try:
+        return game_of(match).state_from_json(match.snapshot)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+        logger.error("match %s: its snapshot cannot be read; replaying its log", match.id)
+        return None
+
+
+def logged_rules(game: Game, first: Event) -> dict[str, Any]:
+    """The rules a match's log began with (its first event's), as the game writes rules
+    today (an older spelling of the same rules is the same)."""
+    return game.rules_to_json(game.rules_from_json(game.event_to_row(first)[2].get("rules")))
+
+
 def load_state(match: Match) -> State:
     """The current state: the match's snapshot plus the events after it (if any)."""
     game = game_of(match)
-    base: State | None = None
-    after = 0
-    if match.snapshot is not None and match.snapshot_version <= match.version:
-        try:
-            base = game.state_from_json(match.snapshot)
-            after = match.snapshot_version
-        except (KeyError, IndexError, TypeError, ValueError, AttributeError):
-            # a cache no game could have written: the log is the truth (verify_match
-            # names it; the match's next write stores a sound one)
-            logger.error("match %s: its snapshot cannot be read; replaying its log", match.id)
+    base = snapshot_state(match)
+    after = match.snapshot_version if base is not None else 0
     if base is not None and after == match.version:
         return base
     return game.replay((to_event(r, game) for r in load_events(match, after=after)), base)

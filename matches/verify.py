@@ -18,7 +18,15 @@ from cards.events import first_difference
 from cards.protocol import OPEN
 from games import UnknownGame
 from matches.models import Match, MatchStatus, SeatKind
-from matches.store import game_of, load_events, to_event, unkeyed_allowed, verify_chain
+from matches.store import (
+    game_of,
+    load_events,
+    logged_rules,
+    snapshot_state,
+    to_event,
+    unkeyed_allowed,
+    verify_chain,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -144,9 +152,8 @@ def _unwritten(stored: Any, written: Any, where: str = "") -> list[str]:
 def _rules_faults(match: Match, game: Any, first: Any) -> list[str]:
     """Where the rules kept on the match (what its detail and its audit record serve)
     differ from those its log began with (what was played)."""
-    played = game.event_to_row(first)[2].get("rules")
-    try:  # (each read as the game reads rules: an older spelling of the same is the same)
-        logged = game.rules_to_json(game.rules_from_json(played))
+    logged = logged_rules(game, first)  # (the log's: they passed the audit before this)
+    try:  # (read as the game reads rules: an older spelling of the same is the same)
         kept = game.rules_to_json(game.rules_from_json(match.rules))
     except Exception as exc:  # any refusal of the rules kept: the game's own words
         return [f"the match's rules cannot be read: {exc}"]
@@ -210,10 +217,9 @@ def _snapshot_faults(match: Match, game: Any, events: Sequence[Any], state: Any)
     if at > len(events):
         return [f"read model: a snapshot at #{at}, after the log's end (#{len(events)})"]
     replayed = state if at == len(events) else game.replay(events[:at])
-    try:
-        kept = game.state_from_json(match.snapshot)
-    except Exception as exc:  # (one no game could have written: load_state replays instead)
-        return [f"read model: the snapshot at #{at} cannot be read ({type(exc).__name__})"]
+    kept = snapshot_state(match)
+    if kept is None:  # (load_state replays the log instead)
+        return [f"read model: the snapshot at #{at} cannot be read (no game writes it so)"]
     if kept == replayed:
         return []
     where = first_difference(game.state_to_json(replayed), game.state_to_json(kept))

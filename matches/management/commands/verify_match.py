@@ -37,16 +37,18 @@ logger = logging.getLogger(__name__)
 
 def _verify_batch(
     match_ids: list[Any], unmasked: bool = False, repair: bool = False
-) -> list[tuple[bool, list[str]]]:
-    """Each match's (ok, report lines), in the order of ``match_ids``. With ``repair``, a
-    sound log's caches that disagree with it are written again, and verified again."""
+) -> list[tuple[bool, list[str], bool]]:
+    """Each match's (ok, report lines, whether it was repaired), in the order of
+    ``match_ids``. With ``repair``, a sound log's caches that disagree with it are written
+    again, and verified again."""
     matches = Match.objects.in_bulk(match_ids)
     results = []
     for match_id in match_ids:
         match = matches[match_id]
         report = _verify(match)
         lines = report.lines() if unmasked else report_lines(report, match)
-        if repair and report.caches and not report.faults:
+        repaired = repair and bool(report.caches) and not report.faults
+        if repaired:
             rebuilt = match_rebuild(match_id=match_id)
             match.refresh_from_db()
             report = _verify(match)
@@ -55,7 +57,7 @@ def _verify_batch(
                 f"  repaired: {written} written again from the log; verified again:",
                 *(report.lines() if unmasked else report_lines(report, match)),
             ]
-        results.append((report.ok, lines))
+        results.append((report.ok, lines, repaired))
     return results
 
 
@@ -119,10 +121,10 @@ class Command(BaseCommand):
         jobs = min(jobs or min(os.cpu_count() or 1, 8), max(1, len(ids) // BATCH + 1))
         total = faulty = repaired = 0
         for results in self._results(ids, jobs, options["unmasked"], options["repair"]):
-            for ok, lines in results:
+            for ok, lines, mended in results:
                 total += 1
                 faulty += not ok
-                repaired += any(line.startswith("  repaired:") for line in lines)
+                repaired += mended
                 for line in lines:
                     self.stdout.write(line)
         summary = f"{total} match(es) verified, {faulty} with faults"
@@ -135,7 +137,7 @@ class Command(BaseCommand):
 
     def _results(
         self, ids: list[Any], jobs: int, unmasked: bool, repair: bool
-    ) -> Iterator[list[tuple[bool, list[str]]]]:
+    ) -> Iterator[list[tuple[bool, list[str], bool]]]:
         verify = functools.partial(_verify_batch, unmasked=unmasked, repair=repair)
         if jobs == 1:
             yield from map(verify, _batches(ids))
