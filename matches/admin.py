@@ -15,6 +15,7 @@ import json
 import logging
 import re
 import traceback
+import uuid
 from typing import Any
 
 from django.contrib import admin, messages
@@ -148,6 +149,16 @@ class ActionsNeedPermission:
         return super().changelist_view(request, extra_context)  # type: ignore[misc]
 
 
+def searched_id(search_term: str) -> uuid.UUID | None:
+    """The match id a search names, however it is written: with or without hyphens, in
+    braces, in either case (Django's exact search compares the id's text, hyphens and all,
+    so an id copied from a log line without them found nothing)."""
+    try:
+        return uuid.UUID(search_term.strip())
+    except ValueError:
+        return None
+
+
 class StaffMayRead:
     """Every staff account may read matches and their events (hidden cards stay hidden),
     so the app is on every staff account's index and sidebar too."""
@@ -223,8 +234,7 @@ class MatchAdmin(
     list_select_related = ("created_by",)  # nullable: not followed unless named
     list_filter = (GameFilter, "status", PresetFilter, "created_at")
     date_hierarchy = "created_at"
-    search_fields = (
-        "=id",
+    search_fields = (  # and the match's id, however written (``get_search_results``)
         "created_by__username",
         "seats__user__username",
         "seats__handed_from__username",
@@ -253,6 +263,15 @@ class MatchAdmin(
     )
     exclude = ("rules",)
     actions = ("verify_selected", "abort_selected")
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Match], search_term: str
+    ) -> tuple[QuerySet[Match], bool]:
+        found, may_have_duplicates = super().get_search_results(request, queryset, search_term)
+        match_id = searched_id(search_term)
+        if match_id is not None:
+            found = found | queryset.filter(id=match_id)
+        return found, may_have_duplicates
 
     def get_exclude(self, request: HttpRequest, obj: Any = None) -> Any:
         if obj is not None and not chain_hashes_shown(obj):
@@ -492,11 +511,13 @@ def _seat_names(match: Match, count: int) -> list[str]:
 
 
 @admin.register(MatchEvent)
-class MatchEventAdmin(FilterLookupsOnly, StaffMayRead, ReadOnlyMixin, admin.ModelAdmin):
+class MatchEventAdmin(
+    ActionsNeedPermission, FilterLookupsOnly, StaffMayRead, ReadOnlyMixin, admin.ModelAdmin
+):
     extra_lookups = frozenset({"match__id__exact"})  # the match page's link to its events
     list_display = ("match", "seq", "type", "actor", "created_at")
     list_filter = (EventTypeFilter,)
-    search_fields = ("=match__id",)
+    search_fields = ("match__id",)  # its id, however written (``get_search_results``)
     show_full_result_count = False  # (a count of every event of every match)
     fields = ("match", "seq", "type", "version", "actor", "created_at", "hash", "payload_pretty")
     readonly_fields = (*fields, "payload_whole")
@@ -512,9 +533,12 @@ class MatchEventAdmin(FilterLookupsOnly, StaffMayRead, ReadOnlyMixin, admin.Mode
         """The events of one match (its page's link, or its id searched for): the list of
         every match's events would count and sort the whole log, which grows without end,
         on every load."""
-        if not search_term and "match__id__exact" not in request.GET:
-            return queryset.none(), False
-        return super().get_search_results(request, queryset, search_term)
+        if not search_term:
+            return (
+                (queryset, False) if "match__id__exact" in request.GET else (queryset.none(), False)
+            )
+        match_id = searched_id(search_term)
+        return (queryset.none() if match_id is None else queryset.filter(match_id=match_id)), False
 
     def changelist_view(self, request: HttpRequest, extra_context: Any = None) -> HttpResponse:
         if not request.GET.get("q") and "match__id__exact" not in request.GET:

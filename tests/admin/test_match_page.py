@@ -552,3 +552,32 @@ def test_the_lists_cost_no_scan_of_the_table_and_no_query_per_row(admin_client, 
     body = page.content.decode()
     for kind in ("card_drawn", "cards_passed", "bid_made"):  # Golf, Hearts, Ninety-Nine
         assert f"type={kind}" in body
+
+
+def test_a_match_is_found_by_its_id_however_written(admin_client, players):
+    """An id copied without its hyphens (as a log line or the hex form writes it), in
+    braces or in capitals found nothing: the exact search compared the id's text."""
+    match = played(players, "golf", "six-card", 2, 2)
+    other = played(players[2:], "golf", "six-card", 2, 2)
+    matches = reverse("admin:golf_match_changelist")
+    events = reverse("admin:golf_matchevent_changelist")
+    for written in (str(match.id), match.id.hex, match.id.hex.upper(), f"{{{match.id}}}"):
+        listed = admin_client.get(matches, {"q": written}).content.decode()
+        assert str(match.id) in listed and str(other.id) not in listed
+        logged = admin_client.get(events, {"q": f" {written} "}).content.decode()
+        assert f"match {match.id} (" in logged and f"match {other.id} (" not in logged
+    # a player's name still finds their matches; a word that is no id, no event
+    by_name = admin_client.get(matches, {"q": players[2].username}).content.decode()
+    assert str(other.id) in by_name and str(match.id) not in by_name
+    assert f"match {match.id} (" not in admin_client.get(events, {"q": "abc"}).content.decode()
+
+
+def test_deleting_events_in_bulk_is_refused_not_ignored(admin_client, players):
+    """The event list took the site's delete action, named anyway, with a 200 and deleted
+    nothing; it is refused (403) as every action the user may not run."""
+    match = played(players, "golf", "six-card", 2, 2)
+    rows = list(MatchEvent.objects.filter(match=match).values_list("pk", flat=True))
+    body = {"action": "delete_selected", "_selected_action": rows, "post": "yes"}
+    url = reverse("admin:golf_matchevent_changelist") + f"?match__id__exact={match.id}"
+    assert admin_client.post(url, body).status_code == 403
+    assert MatchEvent.objects.filter(match=match).count() == len(rows)
