@@ -180,6 +180,12 @@ class Game(Protocol):
     def redact(self, event: Any, seat: int | None, *, match_ended: bool) -> dict[str, Any]:
         """An event's payload as ``seat`` may see it."""
 
+    def acting_seat(self, event: Any) -> int | None:
+        """The seat whose own move ``event`` records (taking its seat, a flip, a draw, a
+        pass, a card played, a bid, an undo), or ``None`` for what the rules do (a deal, a
+        trick taken, a score, the end). Every event of a seat's action is that seat's or
+        the rules'; the verifier checks that the log's actor for each names that seat."""
+
     def players(self, state: Any) -> tuple[str, ...]:
         """Each seat's kind (HUMAN, COM, or OPEN until a player takes it), as the log has
         it (a seat handed to a COM since keeps its kind here)."""

@@ -193,6 +193,16 @@ Event: TypeAlias = (
     | Undone
     | SeatTaken
 )
+#: The events that record a seat's own move (``seat`` made it), not what the rules do.
+SEAT_MOVES = (
+    SeatTaken,
+    CardRevealed,
+    CardDrawn,
+    CardSwapped,
+    CardDiscarded,
+    HoleAcknowledged,
+    Undone,
+)
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.name: cls
     for cls in (

@@ -150,6 +150,9 @@ class Golf:
     def redact(self, event: events.Event, seat: int | None, *, match_ended: bool) -> dict[str, Any]:
         return views.redact_event(event, seat, match_ended=match_ended)
 
+    def acting_seat(self, event: events.Event) -> int | None:
+        return event.seat if isinstance(event, events.SEAT_MOVES) else None
+
     def players(self, value: state.State) -> tuple[str, ...]:
         return tuple(value.players)
 

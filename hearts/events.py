@@ -156,6 +156,8 @@ Event: TypeAlias = (
     | Undone
     | SeatTaken
 )
+#: The events that record a seat's own move (``seat`` made it), not what the rules do.
+SEAT_MOVES = (SeatTaken, CardsPassed, CardPlayed, Undone)
 EVENT_TYPES: tuple[type[Event], ...] = (
     MatchStarted,
     CardsDealt,

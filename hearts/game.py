@@ -15,7 +15,7 @@ from hearts.audit import audit_log
 from hearts.com import LEVELS, choose_action
 from hearts.com.hint import hint
 from hearts.decide import abort_match, decide, join_match, legal_actions, start_match
-from hearts.events import Event, event_from_payload, event_payload
+from hearts.events import SEAT_MOVES, Event, event_from_payload, event_payload
 from hearts.hidden import resample_hidden
 from hearts.rules import MAX_PLAYERS, MIN_PLAYERS, OPTION_NAMES, OPTION_SCHEMAS, PRESETS, Rules
 from hearts.state import Phase, State, evolve, replay
@@ -135,6 +135,9 @@ class Hearts:
 
     def redact(self, event: Event, seat: int | None, *, match_ended: bool) -> dict[str, Any]:
         return redact_event(event, seat, match_ended=match_ended)
+
+    def acting_seat(self, event: Event) -> int | None:
+        return event.seat if isinstance(event, SEAT_MOVES) else None
 
     def players(self, state: State) -> tuple[str, ...]:
         return state.players

@@ -105,6 +105,7 @@ def verify_match(match: Match) -> Report:
         report.faults.append(f"an event cannot be read: {exc}")
         return report
     report.faults.extend(_unread_data(game, rows, events))
+    report.faults.extend(_actor_faults(game, rows, events))
     try:
         audit = game.audit(events)
     except Exception as exc:  # a log no engine wrote that the game's audit did not foresee
@@ -133,6 +134,32 @@ def _unread_data(game: Any, rows: Sequence[Any], events: Sequence[Any]) -> list[
             unread = _unwritten(row.payload, data)
             if unread:
                 faults.append(f"#{row.seq} {row.type}: fields no rule reads: {', '.join(unread)}")
+    return faults
+
+
+# The actors that name the seat they moved for: a player's, a COM's, a turn timer's.
+_SEAT_ACTOR = re.compile(r"(?:user:[0-9]+|com:[a-z0-9_-]+|timer):([0-9]+)")
+# Those of older logs, which named no seat (a player's move, a COM's; a timer's named it
+# in the payload): a seat's own event written by one of them is not checked.
+_UNSEATED_ACTOR = re.compile(r"user:[0-9]+|com:[a-z0-9_-]+|timer")
+
+
+def _actor_faults(game: Any, rows: Sequence[Any], events: Sequence[Any]) -> list[str]:
+    """A seat's own move (a join, a flip, a draw, a pass, a card played, a bid, an undo:
+    ``game.acting_seat``) whose actor is not that seat: another seat's player, COM or
+    timer, the system or an operator. The rules check that the move was legal for the
+    seat; this checks that it was the seat's to make."""
+    faults = []
+    for row, event in zip(rows, events, strict=True):
+        seat = game.acting_seat(event)
+        if seat is None:
+            continue
+        named = _SEAT_ACTOR.fullmatch(row.actor)
+        if named is not None and int(named[1]) == seat:
+            continue
+        if named is None and _UNSEATED_ACTOR.fullmatch(row.actor):
+            continue
+        faults.append(f"#{row.seq} {row.type}: seat {seat}'s move, written by {row.actor!r}")
     return faults
 
 

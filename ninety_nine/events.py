@@ -185,6 +185,8 @@ Event: TypeAlias = (
     | MatchAborted
     | SeatTaken
 )
+#: The events that record a seat's own move (``seat`` made it), not what the rules do.
+SEAT_MOVES = (SeatTaken, BidMade, PremiumCalled, CardPlayed)
 EVENT_TYPES: tuple[type[Event], ...] = (
     MatchStarted,
     DealStarted,

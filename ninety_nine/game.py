@@ -15,7 +15,7 @@ from ninety_nine.audit import audit_log
 from ninety_nine.com import LEVELS, choose_action
 from ninety_nine.com.hint import hint
 from ninety_nine.decide import abort_match, decide, join_match, legal_actions, start_match
-from ninety_nine.events import Event, event_from_row, event_payload
+from ninety_nine.events import SEAT_MOVES, Event, event_from_row, event_payload
 from ninety_nine.hidden import resample_hidden
 from ninety_nine.rules import OPTION_DOCS, OPTION_SCHEMAS, OPTIONS, PRESET, PRESETS, SEATS, Rules
 from ninety_nine.state import Phase, State, evolve, replay
@@ -134,6 +134,9 @@ class NinetyNine:
 
     def redact(self, event: Event, seat: int | None, *, match_ended: bool) -> dict[str, Any]:
         return redact_event(event, seat, match_ended=match_ended)
+
+    def acting_seat(self, event: Event) -> int | None:
+        return event.seat if isinstance(event, SEAT_MOVES) else None
 
     def players(self, state: State) -> tuple[str, ...]:
         return state.players

@@ -302,10 +302,16 @@ class Playout:
         self.open_seats = [s for s in humans if self.index % 4 == 1 and self.rng.random() < 0.7]
         return [OPEN if s in self.open_seats else kind for s, kind in enumerate(kinds)]
 
-    def record(self, batch: list[Any]) -> None:
+    def record(self, batch: list[Any], by: int | None = None) -> None:
+        """Append the events of ``by``'s move (``None``: of the start or an abort). Each is
+        that seat's own or the rules' (``acting_seat``), and a move records at least one of
+        its own: the verifier checks the log's actor of each against the seat it names."""
         assert batch, "no events"
         for event in batch:
             dumps(self.game.event_to_row(event)[2])
+        acting = [self.game.acting_seat(event) for event in batch]
+        assert set(acting) <= {None, by}, f"seat {by}'s move records another's: {batch}"
+        assert by is None or by in acting, f"seat {by}'s move records none of its own: {batch}"
         before = len(self.events)
         self.events.extend(batch)
         self.batches.append((before, len(self.events)))
@@ -333,7 +339,7 @@ class Playout:
                     game.join(self.state, other)
                 assert refused.value.code == "seat_not_open"
             self.check_views()
-            self.record(game.join(self.state, seat))
+            self.record(game.join(self.state, seat), seat)
         assert game.players(self.state) == tuple(self.kinds)
 
     def play(self) -> None:
@@ -367,7 +373,7 @@ class Playout:
             batch = game.decide(self.state, seat, action)
             if checked:
                 self.check_redaction_carries_over(seat, action, batch)
-            self.record(batch)
+            self.record(batch, seat)
         if game.summary(self.state).status == "active":
             self.abort()
 

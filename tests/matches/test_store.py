@@ -339,6 +339,34 @@ def test_verify_reports_stored_data_no_rule_reads(finished):
 
 
 @pytest.mark.django_db
+def test_verify_reports_a_seats_move_written_by_another(finished, settings):
+    """A draw is legal for the seat to act whoever wrote it: the rules' check passed a move
+    whose actor was another seat's COM, or the system's."""
+    forged = {}
+
+    def misattribute(row):
+        seat = row.payload.get("seat")
+        if row.type == "card_drawn" and "draw" not in forged:
+            forged["draw"] = row.seq
+            row.actor = f"com:easy:{1 - seat}"
+        elif row.type == "card_discarded" and "discard" not in forged:
+            forged["discard"] = row.seq
+            row.actor = "system"
+        elif row.type == "card_swapped" and "older" not in forged:
+            forged["older"] = row.seq
+            row.actor = "com:normal"  # (an older log's COM named no seat: not checked)
+
+    forge(finished, misattribute, unkeyed_chain=True)
+    settings.EVENT_CHAIN_UNKEYED_MATCHES = frozenset({str(finished.id)})
+    code, out = verify(str(finished.id))
+    assert code == 1, out
+    assert f"#{forged['draw']} card_drawn: seat " in out and ", written by 'com:easy:" in out
+    assert f"#{forged['discard']} card_discarded: seat " in out and "by 'system'" in out
+    assert f"#{forged['older']} " not in out
+    assert "is not what the rules give" not in out  # (every move is legal for its seat)
+
+
+@pytest.mark.django_db
 def test_an_option_added_since_a_match_was_stored_is_no_fault(finished, settings):
     """An older match's rules lack an option added since (read with its default): the
     game writes the key, the stored event has none, and that is no fault."""

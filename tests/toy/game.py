@@ -266,6 +266,9 @@ class Toy:
     def redact(self, event: Event, seat: int | None, *, match_ended: bool) -> dict[str, Any]:
         return redact(event, seat, match_ended=match_ended)
 
+    def acting_seat(self, event: Event) -> int | None:
+        return event.seat if isinstance(event, CardPlayed | SeatTaken) else None
+
     def players(self, state: State) -> tuple[str, ...]:
         return state.players
 
