@@ -34,7 +34,8 @@ class NinetyNine:
             "Three players, 36 cards, 12 each. Lay three cards aside as your bid: their "
             "suits say how many of the nine tricks you must take, exactly (clubs 3, hearts "
             "2, spades 1, diamonds 0). A point a trick, a bonus for an exact contract, "
-            "premiums for declaring or revealing; first to 100 wins."
+            "premiums for declaring or revealing. Once someone reaches the target (100 "
+            "unless set), the highest total wins."
         ),
         round_name="deal",
         min_seats=SEATS,
