@@ -71,6 +71,7 @@ from matches.store import (
     match_columns_sql,
     match_from_row,
     persist,
+    replayed_read_model,
     snapshot_state,
     take_snapshot,
     to_event,
@@ -343,20 +344,12 @@ def match_rebuild(*, match_id: object) -> list[str]:
     events = [to_event(row, game) for row in rows]
     state = game.replay(events)
     kept = {name: json.loads(json.dumps(getattr(match, name))) for name in REBUILT}
-    summary = game.summary(state)
-    match.round, match.rounds, match.phase = summary.round, summary.rounds, summary.phase
-    match.totals, match.winners = list(summary.totals), list(summary.winners)
     seats = list(match.seats.order_by("index"))
-    if summary.status != "active":
-        match.status = summary.status
-    else:  # (a lobby's open seats are in its log, or, in older logs, in its seat rows only)
-        waiting = any(seat.kind == SeatKind.OPEN for seat in seats)
-        match.status = MatchStatus.WAITING if waiting else MatchStatus.ACTIVE
+    for name, value in replayed_read_model(game, state, seats).items():
+        setattr(match, name, value)
     if match.ended and match.ended_at is None:
         match.ended_at = rows[-1].created_at
-    match.seat_users = [s.user_id if s.kind == SeatKind.HUMAN else None for s in seats]
-    to_act = list(game.seats_to_act(state))
-    match.seats_to_act = to_act
+    to_act = match.seats_to_act
     match.rules = logged_rules(game, events[0])
     match.preset = match.rules.get("preset", match.preset)
     # (one of an older format that reads as the replay's state is sound, and kept)

@@ -26,7 +26,15 @@ from django.utils import timezone
 
 from cards.protocol import Game
 from games import get_game
-from matches.models import FollowUp, IdempotencyRecord, Match, MatchEvent
+from matches.models import (
+    FollowUp,
+    IdempotencyRecord,
+    Match,
+    MatchEvent,
+    MatchStatus,
+    Seat,
+    SeatKind,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -169,6 +177,31 @@ def logged_rules(game: Game, first: Event) -> dict[str, Any]:
     """The rules a match's log began with (its first event's), as the game writes rules
     today (an older spelling of the same rules is the same)."""
     return game.rules_to_json(game.rules_from_json(game.event_to_row(first)[2].get("rules")))
+
+
+def replayed_read_model(game: Game, state: State, seats: Sequence[Seat]) -> dict[str, Any]:
+    """The match row's read model as the replay's ``state`` and its seat rows give it:
+    what ``verify_match`` checks the row against and ``--repair`` writes. While play goes
+    on, a match with a seat open is waiting (a lobby's open seats are in its log, or, in
+    older logs, in its seat rows only)."""
+    summary = game.summary(state)
+    if summary.status != "active":
+        status = summary.status
+    elif any(seat.kind == SeatKind.OPEN for seat in seats):
+        status = MatchStatus.WAITING.value
+    else:
+        status = MatchStatus.ACTIVE.value
+    return {
+        "status": status,
+        "round": summary.round,
+        "rounds": summary.rounds,
+        "phase": summary.phase,
+        "totals": list(summary.totals),
+        "winners": list(summary.winners),
+        "seats_to_act": list(game.seats_to_act(state)),
+        # who may act for each seat (a human's account; a COM's or an open seat's: none)
+        "seat_users": [s.user_id if s.kind == SeatKind.HUMAN else None for s in seats],
+    }
 
 
 def load_state(match: Match) -> State:

@@ -627,9 +627,9 @@ def test_verify_reports_and_repairs_who_sits_where_and_a_lobby_status_on_a_match
     )
     code, out = verify(str(duel.id))
     assert code == 1
-    assert "read model: status waiting, but no seat is open" in out
+    assert "read model: status 'waiting', replay 'active'" in out
     assert (
-        f"read model: seat users [{duel.seat_users[0]}, {carol.pk}], the seats {duel.seat_users}"
+        f"read model: seat users [{duel.seat_users[0]}, {carol.pk}], replay {duel.seat_users}"
         in out
     )
     code, out = verify(str(duel.id), "--repair")
