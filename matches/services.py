@@ -41,7 +41,7 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from accounts.tokens import TokenCheck, token_failure, token_sql
-from cards.errors import IllegalActionError
+from cards.errors import IllegalActionError, MalformedActionError
 from cards.protocol import COM, HUMAN, OPEN, Game, Summary
 from cards.shuffle import commitment_of, new_seed
 from config.counting import count_in
@@ -1085,11 +1085,13 @@ def commit_auto_move(
     expected_version: int,
     seat: int,
     level: str,
-    action: Any,
+    action: Any = None,
+    action_json: Any = None,
     timer: bool = False,
 ) -> ActResult | None:
-    """Write ``seat``'s move ``action`` (its COM's, or with ``timer`` the turn timer's),
-    decided at ``expected_version``, under the row lock while the match is still there
+    """Write ``seat``'s move ``action`` (its COM's, or with ``timer`` the turn timer's; or
+    the one ``action_json`` writes, read with the match's game), decided at
+    ``expected_version``, under the row lock while the match is still there
     (``None`` if it moved on: its own write scheduled what comes next). The state is read
     again under the lock, not taken from the decision: a repair of the match's caches
     (:func:`match_rebuild`) may have replaced the snapshot it was decided on. A move the
@@ -1104,8 +1106,10 @@ def commit_auto_move(
         if seat not in game.seats_to_act(state):
             return None
         try:
+            if action is None:
+                action = game.action_from_json(action_json)
             events = game.decide(state, seat, action)
-        except IllegalActionError:
+        except (IllegalActionError, MalformedActionError):
             logger.warning(
                 "match %s: a move decided at %s no longer fits it", match.id, match.version
             )
@@ -1170,19 +1174,23 @@ def com_move_later(
     if action_json is None:
         with contextlib.suppress(Exception):
             action_json = cache.get(_decided_key(match_id, expected_version, seat))
+    action = None
     if action_json is None:
         decided = decide_auto_move(match_id, expected_version, {seat: level})
         if decided is None or decided.seat != seat:
             return False
         action = decided.action
-    else:
-        match = Match.objects.only("game").filter(pk=match_id).first()
-        if match is None:
-            return False
-        action = game_of(match).action_from_json(action_json)
-    result = commit_auto_move(
-        match_id=match_id, expected_version=expected_version, seat=seat, level=level, action=action
-    )
+    try:
+        result = commit_auto_move(
+            match_id=match_id,
+            expected_version=expected_version,
+            seat=seat,
+            level=level,
+            action=action,
+            action_json=action_json,
+        )
+    except errors.MatchNotFound:
+        return False
     return result is not None
 
 
