@@ -232,6 +232,16 @@ export async function matches(query) {
   return /** @type {MatchPage} */ (await call("GET", `/matches?${params}`));
 }
 
+/**
+ * The page of matches a list's `next` link names, with the query it writes (the same
+ * filters, and a cursor where the order allows one: no match skipped or repeated).
+ * @param {string} next @returns {Promise<MatchPage>}
+ */
+export async function matchesAt(next) {
+  const { search } = new URL(next, globalThis.location?.href ?? "http://localhost/");
+  return /** @type {MatchPage} */ (await call("GET", `/matches${search}`));
+}
+
 /** @param {MatchCreate} request @returns {Promise<MatchDetail>} */
 export async function createMatch(request) {
   return /** @type {MatchDetail} */ (await call("POST", "/matches", { body: request }));

@@ -309,13 +309,15 @@ const PAGE_SIZE = 20;
 /**
  * A list of matches, a page at a time: the first page's items and, while the API's page
  * names a `next` one, "More…", which reads it and adds its items (the focus goes
- * to the first one added, so the keyboard goes on from where the list grew).
- * @param {api.MatchPage} first @param {api.MatchListQuery} query the first page's
+ * to the first one added, so the keyboard goes on from where the list grew). The next
+ * page is the one the API's link names (a cursor, `before`: a page number shifts as
+ * matches join or leave the list, and "More…" skipped the one that took a place).
+ * @param {api.MatchPage} first
  * @param {(m: api.MatchSummary) => HTMLLIElement | null} item a match's line (null: none)
  * @param {string} name what the list holds, for the button's label
  * @returns {HTMLElement[]} the list, then the button
  */
-function pagedList(first, query, item, name) {
+function pagedList(first, item, name) {
   const list = el("ul", {});
   const listed = new Set();
   /** @param {api.MatchPage} page @returns {HTMLLIElement[]} */
@@ -329,21 +331,22 @@ function pagedList(first, query, item, name) {
   };
   add(first);
   const more = el("button", { type: "button", class: "secondary more", "aria-label": `More ${name}` }, ["More…"]);
-  more.hidden = !first.next;
-  let number = query.page ?? 1;
+  let next = first.next;
+  more.hidden = !next;
   more.addEventListener("click", () =>
     void guarded(async () => {
+      if (!next) return;
       more.disabled = true;
       /** @type {api.MatchPage} */
       let page;
       try {
-        page = await api.matches({ ...query, page: number + 1 });
+        page = await api.matchesAt(next);
       } finally {
         more.disabled = false; // after an error, it can be tried again
       }
-      number += 1;
+      next = page.next;
       const added = add(page);
-      more.hidden = !page.next;
+      more.hidden = !next;
       const target = added[0]?.querySelector("a, button");
       if (target instanceof HTMLElement) target.focus();
     }),
@@ -351,8 +354,8 @@ function pagedList(first, query, item, name) {
   return [list, more];
 }
 
-/** @param {api.MatchPage} page @param {api.MatchListQuery} query @param {api.User} user */
-function matchList(page, query, user) {
+/** @param {api.MatchPage} page @param {api.User} user */
+function matchList(page, user) {
   const section = el("section", { class: "panel my-matches", "aria-labelledby": "mine" }, [
     el("h2", { id: "mine" }, ["Your matches"]),
   ]);
@@ -371,13 +374,13 @@ function matchList(page, query, user) {
       ` against ${others.join(", ")} · round ${m.round} of ${m.rounds} · ${state}`,
     ]);
   };
-  section.append(...pagedList(page, query, item, "of your matches"));
+  section.append(...pagedList(page, item, "of your matches"));
   return section;
 }
 
 /** Matches waiting for players that you could join: a Join button each.
- * @param {api.MatchPage} page @param {api.MatchListQuery} query */
-function openMatchList(page, query) {
+ * @param {api.MatchPage} page */
+function openMatchList(page) {
   const section = el("section", { class: "panel open-matches", "aria-labelledby": "open-matches" }, [
     el("h2", { id: "open-matches" }, ["Open matches"]),
   ]);
@@ -406,7 +409,7 @@ function openMatchList(page, query) {
     );
     return el("li", { "data-match": m.id }, [`${m.game} · ${m.preset} · ${players.join(", ")} · ${m.rounds} ${m.rounds === 1 ? "round" : "rounds"} `, join]);
   };
-  section.append(...pagedList(page, query, item, "open matches"));
+  section.append(...pagedList(page, item, "open matches"));
   return section;
 }
 
@@ -437,8 +440,8 @@ async function lobbyPage(turn) {
   main.replaceChildren(
     el("div", { class: "lobby" }, [
       newMatchForm(games, "golf"),
-      matchList(mine, mineQuery, user),
-      openMatchList(waiting, waitingQuery),
+      matchList(mine, user),
+      openMatchList(waiting),
       gameList(games),
     ]),
   );

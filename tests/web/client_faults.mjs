@@ -14,7 +14,8 @@
 //                  log-in form shown, as for any other 401;
 //   historyRace    a slow past version answered after "Back to live", or after a later
 //                  pick: not shown;
-//   lobbyPages     25 matches of yours and 22 open ones, 20 a page: "More…" adds the rest;
+//   lobbyPages     25 matches of yours and 22 open ones, 20 a page: "More…" adds the rest,
+//                  one that was joined meanwhile (gone from the open list) skipping none;
 //   golfSeen       a Golf card seen before an undo is named in its label;
 //   golfStockSeen  the cards on top of the Golf stock seen before an undo (`stock_seen`) are
 //                  shown under the stock and named in its label;
@@ -158,10 +159,16 @@ function summary(i, over = {}) {
 
 /** One page of `all`, as the API pages a list: 20 a page, `next` while there are more. */
 function pageOf(all, query) {
-  const number = Number(query.get("page") ?? 1);
+  // as the API pages the order no move changes: from the match after `before`, and a
+  // `next` link with the same query and the page's last match as its cursor
   const size = Number(query.get("page_size") ?? 20);
-  const next = number * size < all.length ? `${LOCAL}/api/matches?page=${number + 1}` : null;
-  return json(200, { count: all.length, next, previous: null, results: all.slice((number - 1) * size, number * size) });
+  const before = query.get("before");
+  const from = before === null ? 0 : all.findIndex((m) => m.id === before) + 1;
+  const results = all.slice(from, from + size);
+  const following = new URLSearchParams(query);
+  following.set("before", results.at(-1)?.id ?? "");
+  const next = from + size < all.length ? `${LOCAL}/api/matches?${following}` : null;
+  return json(200, { count: all.length - from, next, previous: null, results });
 }
 
 /** GET /api/games for the lobby: Golf alone. */
@@ -383,6 +390,7 @@ scenarios.lobbyPages = async () => {
   }));
   await page.locator(".my-matches li").first().waitFor();
   const first = await lists();
+  waiting.splice(4, 1); // someone takes the fifth open match's seat: it leaves the list
   await page.getByRole("button", { name: "More of your matches" }).click();
   await page.locator(".my-matches li").nth(24).waitFor();
   const focused = await page.evaluate(() => document.activeElement?.closest("li")?.textContent ?? null);

@@ -89,13 +89,14 @@ def test_the_lobby_reaches_matches_past_its_first_page(scenarios):
         "open": 20,
         "more": ["More of your matches", "More open matches"],
     }
-    # the match waiting for your move, on page 2, is reached; "More" goes at the end
+    # the match waiting for your move, on page 2, is reached; "More" goes at the end; the
+    # open match joined meanwhile made no other skipped (a page number did: the next page
+    # began one further on)
     assert seen["after"] == {"mine": 25, "yourTurn": 1, "open": 22, "more": []}
-    # newest first: an order no move changes, so a match that moves is neither skipped
-    # nor repeated by "More"
+    # newest first, an order no move changes, from the cursor the API's `next` names
     assert seen["pages"][2:] == [
-        "?mine=true&order=created&page_size=20&page=2",
-        "?joinable=true&order=created&page_size=20&page=2",
+        "?mine=true&order=created&page_size=20&before=00000000-0000-4000-8000-000000000019",
+        "?joinable=true&order=created&page_size=20&before=00000000-0000-4000-8000-000000000119",
     ]
     assert seen["focused"] and seen["focused"].startswith("golf · six-card")  # the first added
 
