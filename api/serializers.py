@@ -272,6 +272,10 @@ class MatchDetailSerializer(MatchSummarySerializer):
     seed_commitment = serializers.CharField(help_text="SHA-256 of the secret seed, from the start")
     seed = serializers.CharField(allow_null=True, help_text="revealed once the match has ended")
     winners = serializers.ListField(child=serializers.IntegerField())
+    can_abort = serializers.BooleanField(
+        help_text="whether you may abort the match now (POST /api/matches/{id}/abort): its "
+        "creator while it waits for players or no one else has joined; an operator always"
+    )
     view = GameViewField(help_text="the table as you may see it (the shape of its game)")
 
 

@@ -510,6 +510,7 @@ def detail_json(match: Match, user: Any, view: dict[str, Any] | None = None) -> 
         "seed_commitment": match.seed_commitment,
         "seed": selectors.logged_seed(match) if match.ended else None,
         "winners": match.winners,
+        "can_abort": not match.ended and services.may_abort(match, user),
         "view": view if view is not None else selectors.match_view(match, user),
     }
 

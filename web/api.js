@@ -265,6 +265,15 @@ export async function leave(id) {
   await call("POST", `/matches/${encodeURIComponent(id)}/leave`);
 }
 
+/**
+ * Aborts a match: its creator's while it waits for players, or while no one else has
+ * joined it (`can_abort` in its detail says whether you may). The seed is revealed.
+ * @param {string} id @returns {Promise<MatchDetail>}
+ */
+export async function abort(id) {
+  return /** @type {MatchDetail} */ (await call("POST", `/matches/${encodeURIComponent(id)}/abort`, { body: {} }));
+}
+
 /** @param {string} id @param {AbortSignal} [signal] @returns {Promise<MatchDetail>} */
 export async function match(id, signal) {
   return /** @type {MatchDetail} */ (await call("GET", `/matches/${encodeURIComponent(id)}`, signal ? { signal } : {}));

@@ -458,23 +458,27 @@ async function matchPage(id, turn) {
   const root = el("div", { class: "table-root" });
   const proof = el("section", { class: "panel verification", "aria-label": "Deal verification", hidden: "" });
   main.replaceChildren(root, proof);
-  // a seated player may leave a match under way (not a lobby, nor a local match): the
-  // button is the page's, outside the table (which is drawn again at every version). A
-  // lobby of yours that fills while shown (the table reads the match again when a seat is
-  // taken) offers it from then on; once the match has ended, never again.
+  // a seated player may leave a match under way (not a lobby, nor a local match), and the
+  // creator of a lobby may cancel it (a lobby is not left): the button is the page's,
+  // outside the table (which is drawn again at every version). A lobby of yours that
+  // fills while shown (the table reads the match again when a seat is taken) offers
+  // "Leave" from then on, no more "Cancel"; once the match has ended, neither.
   /** @type {HTMLElement | null} */
-  let leaving = null;
+  let offered = null;
+  /** @type {"leave" | "cancel" | null} */
+  let offeredKind = null;
   let ended = false;
   /** @param {api.MatchDetail} now */
   const offerLeave = (now) => {
-    const may = !ended && now.your_seat !== null && now.status === "active" && !now.local;
-    if (may && !leaving) {
-      leaving = leaveBar(id);
-      root.after(leaving);
-    } else if (!may && leaving) {
-      leaving.remove();
-      leaving = null;
-    }
+    /** @type {"leave" | "cancel" | null} */
+    let kind = null;
+    if (!ended && now.your_seat !== null && now.status === "active" && !now.local) kind = "leave";
+    else if (!ended && now.status === "waiting" && now.can_abort) kind = "cancel";
+    if (kind === offeredKind) return;
+    offered?.remove();
+    offered = kind === "leave" ? leaveBar(id) : kind === "cancel" ? cancelBar(id) : null;
+    offeredKind = kind;
+    if (offered) root.after(offered);
   };
   offerLeave(detail);
   table =
@@ -499,19 +503,26 @@ const LEAVE_QUESTION =
   "goes back to the lobby. You can still watch the rest of the match as a spectator by " +
   "opening its address again. If you are the last player left, the match is aborted instead.";
 
+/** What cancelling a lobby means, asked before it is aborted. */
+const CANCEL_QUESTION =
+  "Cancel this match?\n\nNo one can join it any more, and it no longer counts among your " +
+  "unfinished matches. Anyone who has joined it sees it aborted.";
+
 /**
- * "Leave this match…": once confirmed, `POST /api/matches/{id}/leave` (a COM takes the
- * seat), then the lobby; a refusal is shown, and the button may be pressed again.
- * @param {string} id @returns {HTMLElement}
+ * A button that, once confirmed (the browser's confirm asks ``question``), sends its request,
+ * then shows the lobby; a refusal is shown, and the button may be pressed again.
+ * @param {string} label @param {string} kind its class @param {string} question
+ * @param {() => Promise<unknown>} send
+ * @returns {HTMLElement}
  */
-function leaveBar(id) {
-  const button = el("button", { type: "button", class: "secondary leave-match" }, ["Leave this match…"]);
+function confirmedBar(label, kind, question, send) {
+  const button = el("button", { type: "button", class: `secondary ${kind}` }, [label]);
   button.addEventListener("click", () => {
-    if (!window.confirm(LEAVE_QUESTION)) return;
+    if (!window.confirm(question)) return;
     void guarded(async () => {
       button.disabled = true;
       try {
-        await api.leave(id);
+        await send();
       } finally {
         button.disabled = false; // after an error, it can be tried again
       }
@@ -521,6 +532,12 @@ function leaveBar(id) {
   });
   return el("div", { class: "page-actions" }, [button]);
 }
+
+/** "Leave this match…": `POST /api/matches/{id}/leave` (a COM takes the seat). @param {string} id */
+const leaveBar = (id) => confirmedBar("Leave this match…", "leave-match", LEAVE_QUESTION, () => api.leave(id));
+
+/** "Cancel this match…" on a lobby of yours: `POST /api/matches/{id}/abort`. @param {string} id */
+const cancelBar = (id) => confirmedBar("Cancel this match…", "cancel-match", CANCEL_QUESTION, () => api.abort(id));
 
 /** Stops the table shown, if any (it follows its match no more). */
 function leaveTable() {

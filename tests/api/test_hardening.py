@@ -366,14 +366,19 @@ def test_the_creator_may_abort_a_match_no_one_else_has_joined(alice, bob):
         {"seats": [{"type": "me"}, {"type": "com", "level": "normal"}]},
         format="json",
     ).json()
+    # the detail says who may (a client offers the button to them alone)
+    assert created["can_abort"] is True
+    assert bob.get(f"/api/matches/{created['id']}").json()["can_abort"] is False
     assert_problem(
         bob.post(f"/api/matches/{created['id']}/abort", {}, format="json"), 403, "permission_denied"
     )
     aborted = alice.post(f"/api/matches/{created['id']}/abort", {}, format="json")
     assert aborted.status_code == 200 and aborted.json()["status"] == "aborted"
+    assert aborted.json()["can_abort"] is False  # (it has ended)
 
 
 def test_the_creator_may_not_abort_once_another_person_has_joined(alice, duel):
+    assert alice.get(f"/api/matches/{duel}").json()["can_abort"] is False
     problem = assert_problem(
         alice.post(f"/api/matches/{duel}/abort", {}, format="json"), 403, "permission_denied"
     )
@@ -386,7 +391,9 @@ def test_the_creator_may_abort_a_lobby_others_joined_while_it_waits_for_players(
     seats = [{"type": "me"}, {"type": "open"}, {"type": "open"}]
     lobby = alice.post("/api/matches", {"preset": "nine-card", "seats": seats}, format="json")
     match_id = lobby.json()["id"]
-    assert bob.post(f"/api/matches/{match_id}/join", {}, format="json").status_code == 200
+    joined = bob.post(f"/api/matches/{match_id}/join", {}, format="json")
+    assert joined.status_code == 200 and joined.json()["can_abort"] is False
+    assert alice.get(f"/api/matches/{match_id}").json()["can_abort"] is True
     assert_problem(  # the one who joined may not
         bob.post(f"/api/matches/{match_id}/abort", {}, format="json"), 403, "permission_denied"
     )

@@ -49,7 +49,10 @@
 //   noLeaveButton  no "Leave this match…" for a spectator, a local match, a lobby, an
 //                  ended match, nor once the match ends while it is shown;
 //   leaveWhenFilled a lobby of yours shown as its last seat is taken (seat_taken): the
-//                  button comes; for a spectator of it, not;
+//                  button comes (and "Cancel this match…" goes); for a spectator of it, not;
+//   cancelLobby    "Cancel this match…" on a lobby its reader may abort (can_abort) alone:
+//                  the confirm dismissed sends nothing, accepted sends POST abort and
+//                  shows the lobby;
 //   timerTicks     a timed match opened: the turn timer counts down from the first view;
 //   holeOverNext   "Next hole" after another human's "next": sent without If-Match (every
 //                  human says it at once), so no 412;
@@ -905,10 +908,11 @@ const NO_CONTENT = { status: 204, body: "" };
  * The table of a match (`views`, its detail changed by `over`), the lobby behind it, and
  * `POST leave` answered by `leave()`.
  */
-async function leavePage(views, { over = {}, leave = () => NO_CONTENT } = {}) {
+async function leavePage(views, { over = {}, leave = () => NO_CONTENT, abort = () => json(200, {}) } = {}) {
   const match = fakeMatch(views);
   const { page, requests } = await open(async (method, path, query) => {
     if (method === "POST" && path === `/matches/${ID}/leave`) return leave();
+    if (method === "POST" && path === `/matches/${ID}/abort`) return abort();
     if (path === `/matches/${ID}`) return json(200, { ...JSON.parse((await match.answer(method, path, query)).body), ...over });
     if (path === "/games") return json(200, GAMES);
     if (path === "/matches") return pageOf([], query);
@@ -920,10 +924,13 @@ const leaveButton = (page) => page.getByRole("button", { name: "Leave this match
 /** The requests to leave the match: method and bearer token each. */
 const leaves = (requests) => requests.filter((r) => r.path === `/matches/${ID}/leave`).map((r) => `${r.method} ${r.headers.authorization}`);
 /** What the page around the table shows of leaving (any button that says "leave"). */
-const leaveState = (page, requests) => page.evaluate((sent) => {
+const leaveState = (page, requests) => page.evaluate(([sent, aborts]) => {
   const button = [...document.querySelectorAll("button")].find((b) => /leave/i.test(`${b.textContent} ${b.getAttribute("aria-label") ?? ""}`));
+  const cancel = [...document.querySelectorAll("button")].find((b) => /cancel/i.test(b.textContent ?? ""));
   const errors = document.getElementById("errors");
   return {
+    cancel: cancel ? { text: cancel.textContent, visible: cancel.checkVisibility(), inTable: Boolean(cancel.closest(".game-table")) } : null,
+    aborts,
     button: button ? { text: button.textContent, type: button.getAttribute("type"), disabled: button.disabled, visible: button.checkVisibility(), inTable: Boolean(button.closest(".game-table")) } : null,
     hash: location.hash,
     table: document.querySelectorAll(".game-table").length,
@@ -931,7 +938,7 @@ const leaveState = (page, requests) => page.evaluate((sent) => {
     message: errors && !errors.hidden ? (errors.querySelector("p")?.textContent ?? "") : null,
     leaves: sent,
   };
-}, leaves(requests));
+}, [leaves(requests), requests.filter((r) => r.path === `/matches/${ID}/abort`).map((r) => r.method)]);
 
 /** Answers the next dialog (accepting it or not), noting its type and message. */
 const answerDialog = (page, dialogs, accept) => page.once("dialog", (dialog) => {
@@ -990,6 +997,28 @@ scenarios.noLeaveButton = async () => {
   match.release(event(11, "match_finished", null, { winners: [0] }));
   await atVersion(page, 11);
   return { spectator, local, waiting, ended, endsWhileShown: { before, after: await leaveState(page, requests) } };
+};
+
+scenarios.cancelLobby = async () => {
+  // a lobby of yours (you may abort it: can_abort), and one you joined (you may not)
+  const openSeats = [{ index: 0, kind: "human", username: "alice", com_level: null, to_act: false }, { index: 1, kind: "open", username: null, com_level: null, to_act: false }];
+  const lobby = [golfFlips(10, { hole: 1, players: ["human", "open"], seats_to_act: [], legal_actions: [] })];
+  const waiting = { status: "waiting", your_turn: false, seats: openSeats };
+  const joined = await leavePage(lobby, { over: { ...waiting, can_abort: false } });
+  await atVersion(joined.page, 10);
+  const notYours = await leaveState(joined.page, joined.requests);
+  const { page, requests } = await leavePage(lobby, { over: { ...waiting, can_abort: true } });
+  await atVersion(page, 10);
+  const shown = await leaveState(page, requests);
+  const dialogs = [];
+  answerDialog(page, dialogs, false);
+  await page.getByRole("button", { name: "Cancel this match…" }).click();
+  await sleep(500);
+  const dismissed = await leaveState(page, requests);
+  answerDialog(page, dialogs, true);
+  await page.getByRole("button", { name: "Cancel this match…" }).click();
+  await page.locator(".lobby").waitFor();
+  return { notYours, shown, dialogs, dismissed, accepted: await leaveState(page, requests) };
 };
 
 // --- a timed turn, the next hole, a lobby that fills, the new-match form -------------------
@@ -1081,7 +1110,7 @@ scenarios.leaveWhenFilled = async () => {
         const now = JSON.parse((await match.answer(method, path, query)).body);
         const filled = match.events.length > 0;
         const second = filled ? { index: 1, kind: "human", username: "bob", com_level: null, to_act: true } : { index: 1, kind: "open", username: null, com_level: null, to_act: false };
-        return json(200, { ...now, status: filled ? "active" : "waiting", your_seat: spectator ? null : 0, your_turn: filled && !spectator, seats: [first, second] });
+        return json(200, { ...now, status: filled ? "active" : "waiting", your_seat: spectator ? null : 0, your_turn: filled && !spectator, seats: [first, second], can_abort: !spectator });
       }
       return match.answer(method, path, query);
     });

@@ -390,12 +390,34 @@ def test_the_leave_button_comes_when_a_lobby_of_yours_fills_while_shown(scenario
     seen = seen_in(scenarios, "leaveWhenFilled")
     player = seen["player"]
     assert player["before"]["button"] is None and player["before"]["table"] == 1, player
+    assert player["before"]["cancel"]["text"] == "Cancel this match…", player  # (its creator)
+    assert player["after"]["cancel"] is None, player
     # the last seat taken (seat_taken, from the stream): the match is under way, leavable
     assert player["after"]["button"] and player["after"]["button"]["text"] == LEAVE, player
     assert player["after"]["button"]["inTable"] is False, player
     # a spectator of the same lobby: nothing to leave, before or after
     spectator = seen["spectator"]
     assert spectator["before"]["button"] is None and spectator["after"]["button"] is None, seen
+
+
+def test_the_creator_cancels_a_lobby_after_confirming_and_returns_to_the_lobby(scenarios):
+    """A lobby is not left, and the client offered no abort: a creator whose lobbies with
+    COMs nobody joined was held at the cap of unfinished matches for a week."""
+    seen = seen_in(scenarios, "cancelLobby")
+    # only where the detail says its reader may abort it, beside the table, not in it
+    assert seen["notYours"]["cancel"] is None and seen["notYours"]["table"] == 1, seen
+    assert seen["shown"]["cancel"] == {
+        "text": "Cancel this match…",
+        "visible": True,
+        "inTable": False,
+    }
+    assert seen["shown"]["button"] is None  # (a lobby is not left)
+    assert [d["type"] for d in seen["dialogs"]] == ["confirm", "confirm"]
+    assert "No one can join it any more" in seen["dialogs"][0]["message"]
+    # dismissed: nothing sent; accepted: one POST abort, then the lobby
+    assert seen["dismissed"]["aborts"] == [] and seen["dismissed"]["table"] == 1, seen
+    accepted = seen["accepted"]
+    assert accepted["aborts"] == ["POST"] and accepted["lobby"] == 1 and accepted["hash"] == "#/"
 
 
 # --- a timed turn, the next hole, Hearts' passing, the final turns, the new-match form ----------
