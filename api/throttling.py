@@ -12,6 +12,7 @@ too soon is not kept out longer for it (DRF still asks the others, which count i
 from __future__ import annotations
 
 import contextlib
+import math
 from typing import Any
 
 from rest_framework import throttling
@@ -104,3 +105,24 @@ class RegistrationRateThrottle(AtomicRate):
 
     def get_cache_key(self, request: Any, view: Any) -> str:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class AddressRate(AtomicRate):
+    """A scope's rate per client address, for a view outside the API (the admin's log-in
+    form counts in the ``auth`` scope, with the API's log-ins and registrations)."""
+
+    def __init__(self, scope: str) -> None:
+        self.scope = scope
+        super().__init__()
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+def address_wait(request: Any, scope: str) -> int | None:
+    """Count ``request`` in ``scope``'s rate for its address: ``None`` when it is let
+    through, else the whole seconds to wait."""
+    rate = AddressRate(scope)
+    if rate.allow_request(request, None):
+        return None
+    return max(1, math.ceil(rate.wait() or 0))

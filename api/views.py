@@ -57,6 +57,11 @@ from matches.store import game_of, load_state, state_at
 
 MAX_WAIT_SECONDS = 30
 MAX_EVENT_PAGE = 500
+#: Events a page of the log, or a stream's start, sends uncharged. More (a reader catching
+#: up) count among the events the account's reads of a log read (``exported_events``):
+#: pages of 500 at the whole request rate (1,200 a minute) read ten times that budget.
+#: This many at that rate stay within it, and following a match live never reaches it.
+FREE_EVENT_READ = 50
 #: The audit record's pages are larger: most matches' whole log fits in one.
 MAX_AUDIT_PAGE = 5000
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,128}$")
@@ -1058,7 +1063,9 @@ class EventsView(QueryChecked, APIView):
             "The events after `after`, at most `limit`, each as your seat (a spectator "
             "otherwise) may see it, with the match's version and `next_after` to read on. "
             "With `wait`, a long-poll: when no event follows `after` yet, the answer waits up "
-            "to that many seconds for one (an empty page if none comes)."
+            "to that many seconds for one (an empty page if none comes). A page of more than "
+            "50 events counts them among the events the reads of a whole log read "
+            "(`THROTTLE_EXPORTED_EVENTS`; 429 beyond)."
         ),
         parameters=[param.schema() for param in EVENTS_QUERY],
         responses={200: s.EventPageSerializer, **problems(400, 401, 404)},
@@ -1084,6 +1091,8 @@ class EventsView(QueryChecked, APIView):
             ):
                 raise ApiProblem.of(push.NO_LONGER_ADMITTED, {"WWW-Authenticate": "Token"})
             match = selectors.get_match(match_id)
+        if (behind := min(limit, match.version - after)) > FREE_EVENT_READ:
+            _charge(request, "exported_events", behind)
         events = selectors.events_for(match, request.user, after=after, limit=limit)
         next_after = events[-1]["seq"] if events else after
         return Response(
@@ -1233,7 +1242,9 @@ class StreamView(OptionsInJSON, QueryChecked, APIView):
             "and after at most five minutes: reconnect with the last id; a match that has "
             "ended with nothing after that id answers 204, which stops `EventSource`. A "
             "stream that starts more than 500 events behind counts among the reads of a "
-            "whole log (`THROTTLE_EXPORTS`, with the audit and the export)."
+            "whole log (`THROTTLE_EXPORTS`, with the audit and the export); one that starts "
+            "more than 50 behind counts its events among the events those read "
+            "(`THROTTLE_EXPORTED_EVENTS`)."
         ),
         parameters=[
             AFTER.schema(),
@@ -1262,10 +1273,13 @@ class StreamView(OptionsInJSON, QueryChecked, APIView):
         check_after(match, after, "after" if last_id is None else "Last-Event-ID")
         if match.ended and after >= match.version:
             return Response(status=status.HTTP_204_NO_CONTENT)
-        # a log's worth to send at once (a HEAD is sent none)
-        if match.version - after > push.EXPORT_PAGE and request.method != "HEAD":
+        # a log's worth to send at once, or more than a few events (a HEAD is sent none)
+        behind = match.version - after
+        if behind > push.EXPORT_PAGE and request.method != "HEAD":
             _room_to_wait(request)
-            charge_as_export(request, match.version - after)
+            charge_as_export(request, behind)
+        elif behind > FREE_EVENT_READ and request.method != "HEAD":
+            _charge(request, "exported_events", behind)
         media_type = push.NDJSON if request.accepted_renderer.format == "ndjson" else push.SSE
         note = _push_note(request, match, "stream", after=after, media_type=media_type)
         if push.under_router(request):  # the router streams, on its event loop

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.conf import settings
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
@@ -8,6 +10,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 
 from api.health import healthz, readyz
 from api.problems import not_found
+from api.throttling import address_wait
 from config.web import WEB_CLIENT_POLICY
 
 
@@ -22,11 +25,27 @@ def web_client(request: HttpRequest) -> HttpResponse:
     return response
 
 
+def admin_login(request: HttpRequest, extra_context: Any = None) -> HttpResponse:
+    """The admin's log-in form, its posts counted per address with the API's log-ins (the
+    ``auth`` rate): each checks a password (a slow hash by design), and the form's were
+    bounded only by the guard's count of failures, which a right password never adds to."""
+    if request.method == "POST" and (wait := address_wait(request, "auth")) is not None:
+        response = HttpResponse(
+            f"Too many log-ins from this address: retry in {wait} s.\n",
+            status=429,
+            content_type="text/plain; charset=utf-8",
+        )
+        response["Retry-After"] = str(wait)
+        return response
+    return admin.site.login(request, extra_context)
+
+
 urlpatterns = [
     path("", web_client, name="web-client"),
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),
     path("admin/ops/", include("ops.urls")),  # the operators' dashboard (ops/)
+    path("admin/login/", admin_login),
     path("admin/", admin.site.urls),
     # the schema and its pages with or without a trailing slash (the API's own paths
     # have none)

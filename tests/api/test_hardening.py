@@ -842,6 +842,29 @@ def test_a_stream_from_far_behind_counts_as_a_read_of_the_whole_log(alice, ops, 
     assert_problem(alice.get(f"/api/matches/{duel}/export"), 429, "throttled")  # one budget
 
 
+def test_event_pages_and_short_streams_count_the_events_they_send(alice, ops, duel, monkeypatch):
+    """Pages of 500 events at the whole request rate read ten times the budget of the
+    reads of a whole log, uncharged (a spectator's flood slowed others' reads sixfold);
+    so did streams that start less than a log's page behind."""
+    from api import push, views
+
+    assert ops.post(f"/api/matches/{duel}/abort", {}, format="json").status_code == 200
+    version = alice.get(f"/api/matches/{duel}").json()["version"]
+    monkeypatch.setattr(views, "FREE_EVENT_READ", 1)  # (more than one event: charged)
+    tighten(monkeypatch, exported_events=f"{2 * version}/min")
+
+    def events(after):
+        return alice.get(f"/api/matches/{duel}/events", {"after": after})
+
+    assert [events(0).status_code for _ in range(2)] == [200, 200]
+    refused = assert_problem(events(0), 429, "throttled")
+    assert "Expected available in" in refused["detail"]
+    assert events(version - 1).status_code == 200  # a page of a reader following: free
+    stream = f"/api/matches/{duel}/stream?after="
+    assert_problem(alice.get(stream + "0", HTTP_ACCEPT=push.NDJSON), 429, "throttled")
+    assert alice.get(stream + str(version - 1), HTTP_ACCEPT=push.NDJSON).status_code == 200
+
+
 def test_whole_log_reads_are_counted_by_the_events_they_read(alice, ops, duel, monkeypatch):
     """An export was counted as one request whatever its log: thirty a minute of a match of
     100,000 events took two cores. Each reads its events from a budget of the account's

@@ -2,6 +2,7 @@ import time
 
 import pytest
 from django.core.cache import cache
+from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
 from tests.api.conftest import assert_problem
@@ -25,6 +26,26 @@ def test_auth_endpoints_are_throttled(anon, users, tight_auth_rate):
     )
     assert_problem(response, 429, "throttled")
     assert int(response["Retry-After"]) > 0
+
+
+@pytest.mark.django_db
+def test_the_admin_log_in_form_counts_with_the_api_log_ins(users, tight_auth_rate):
+    """Each log-in hashes a password; the admin's form was bounded only by the guard's
+    count of failures, which a right password never adds to: ~226 a minute from one
+    address, every one a slow hash."""
+    from django.test import Client
+
+    client = Client()
+    right = {"username": "alice", "password": "pw-alice-123"}
+    for _ in range(2):  # (a player's right password: the form refuses a non-staff account)
+        assert client.post("/admin/login/", right).status_code == 200
+    anon = APIClient()
+    assert anon.post("/api/auth/token", right, format="json").status_code == 200  # the 3rd
+    refused = client.post("/admin/login/", right)
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    assert "Too many log-ins from this address" in refused.content.decode()
+    assert client.get("/admin/login/").status_code == 200  # (the form itself is not counted)
+    assert_problem(anon.post("/api/auth/token", right, format="json"), 429, "throttled")
 
 
 @pytest.mark.django_db
