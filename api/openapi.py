@@ -13,7 +13,14 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, ClassVar
+
+from django.core.signals import setting_changed
+from django.dispatch import receiver
+from django.utils import translation
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from rest_framework.renderers import JSONRenderer
+from rest_framework.response import Response
 
 from cards.protocol import Schemas
 from games import DEFAULT_GAME, all_games
@@ -468,3 +475,60 @@ def type_the_requests(
     schemas = result.get("components", {}).get("schemas", {})
     _plain_refs_to_unions(result, {n for n, c in schemas.items() if "discriminator" in c})
     return result
+
+
+class ProblemsInJSON:
+    """The schema and its pages answer in their own formats (YAML, HTML); a problem (a 405,
+    a 406) and an ``OPTIONS`` description in JSON, as every other answer under ``/api``:
+    the pages' HTML renderer has no template for them (``OPTIONS`` was a 500, a 405 read
+    "405 Method Not Allowed" labelled as a problem, and the schema's problems were YAML)."""
+
+    def finalize_response(self, request: Any, response: Any, *args: Any, **kwargs: Any) -> Any:
+        if request.method == "OPTIONS" or (
+            isinstance(response, Response) and response.status_code >= 400
+        ):
+            request.accepted_renderer = JSONRenderer()
+            request.accepted_media_type = JSONRenderer.media_type
+        return super().finalize_response(request, response, *args, **kwargs)  # type: ignore[misc]
+
+
+class SwaggerView(ProblemsInJSON, SpectacularSwaggerView):
+    pass
+
+
+class RedocView(ProblemsInJSON, SpectacularRedocView):
+    pass
+
+
+class SchemaView(ProblemsInJSON, SpectacularAPIView):
+    """The OpenAPI document of this API: YAML, or JSON with `?format=json`."""
+
+    # Built once per process for each API version, language and set of games (it depends
+    # on the code and settings alone): building it took about 350 ms of a core, on every
+    # request, which anyone could ask for 60 times a minute per address. A setting
+    # changed (as tests do) builds it again.
+
+    built: ClassVar[dict[tuple[Any, ...], Any]] = {}
+
+    def _get_schema_response(self, request: Any) -> Response:
+        if not self.serve_public:  # (one per account: not to be kept)
+            return super()._get_schema_response(request)
+        version = self.api_version or request.version or self._get_version_parameter(request)
+        key = (version, translation.get_language(), tuple(g.info.name for g in all_games()))
+        schema = self.built.get(key)
+        if schema is None:
+            generator = self.generator_class(
+                urlconf=self.urlconf, api_version=version, patterns=self.patterns
+            )
+            schema = self.built[key] = generator.get_schema(
+                request=request, public=self.serve_public
+            )
+        filename = self._get_filename(request, version)
+        return Response(
+            data=schema, headers={"Content-Disposition": f'inline; filename="{filename}"'}
+        )
+
+
+@receiver(setting_changed)
+def _forget_built_schemas(**_: Any) -> None:
+    SchemaView.built.clear()

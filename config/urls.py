@@ -6,9 +6,9 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import include, path, re_path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from api.health import healthz, readyz
+from api.openapi import RedocView, SchemaView, SwaggerView
 from api.problems import not_found
 from api.throttling import address_wait
 from config.web import WEB_CLIENT_POLICY
@@ -49,11 +49,11 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     # the schema and its pages with or without a trailing slash (the API's own paths
     # have none)
-    re_path(r"^api/schema/?$", SpectacularAPIView.as_view(), name="schema"),
-    re_path(r"^api/docs/?$", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    re_path(r"^api/schema/?$", SchemaView.as_view(), name="schema"),
+    re_path(r"^api/docs/?$", SwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     re_path(
         r"^api/redoc/?$",
-        SpectacularRedocView.as_view(url_name="schema", template_name="api/redoc.html"),
+        RedocView.as_view(url_name="schema", template_name="api/redoc.html"),
         name="redoc",
     ),
     path("api/", include("api.urls")),

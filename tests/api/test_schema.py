@@ -1,5 +1,7 @@
 """The OpenAPI schema is valid, complete and served with its docs."""
 
+import json
+
 import pytest
 from django.core.management import call_command
 
@@ -271,3 +273,43 @@ def test_every_operation_declares_the_answers_any_request_may_get(client, django
     bad = {"HTTP_AUTHORIZATION": "Token not-a-token"}
     assert client.get("/api/games", **bad).status_code == 401  # (its schema checked, too)
     assert client.get("/api/games", {"format": "xml"}).status_code == 400
+
+
+@pytest.mark.django_db
+def test_the_schema_is_built_once_and_again_when_a_setting_changes(client, settings, monkeypatch):
+    """Each request built the whole document (about 350 ms of a core), 60 a minute for
+    any anonymous address."""
+    from drf_spectacular.generators import SchemaGenerator
+
+    from api.openapi import SchemaView
+
+    SchemaView.built.clear()
+    built = []
+    real = SchemaGenerator.get_schema
+
+    def counted(self, *args, **kwargs):
+        built.append(1)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(SchemaGenerator, "get_schema", counted)
+    first = client.get("/api/schema/?format=json").json()
+    assert client.get("/api/schema/?format=json").json() == first
+    yaml = client.get("/api/schema/")
+    assert yaml.status_code == 200 and yaml.content.startswith(b"openapi: 3")
+    assert len(built) == 1
+    settings.MAX_TURNS_PER_HOLE = 7  # (the rules' options the document offers follow it)
+    again = client.get("/api/schema/?format=json").json()
+    assert len(built) == 2 and again != first and '"maximum": 7' in json.dumps(again)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/api/schema", "/api/docs/", "/api/redoc"])
+def test_the_schema_and_its_pages_answer_options_and_refusals_in_json(client, path):
+    """The pages' HTML renderer had no template for them: OPTIONS was a 500, and a POST's
+    405 read "405 Method Not Allowed" labelled as a problem (the schema's, in YAML)."""
+    described = client.options(path)
+    assert described.status_code == 200 and described["Content-Type"] == "application/json"
+    assert described.json()["renders"]
+    refused = client.post(path)
+    assert refused.status_code == 405 and refused["Content-Type"] == "application/problem+json"
+    assert refused.json()["code"] == "method_not_allowed"
