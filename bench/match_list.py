@@ -1,13 +1,16 @@
 """The match list of one player must not grow with the matches of others.
 
-    .venv/bin/python bench/match_list.py [--others 10000] [--samples 50]
+    .venv/bin/python bench/match_list.py [--others 10000] [--own 0] [--samples 50]
 
 Uses a fresh database (``golf_bench_list``) on embedded PostgreSQL and Redis under
 ``var/bench`` (``bench/_django.py``). One player sits in 5 matches; the store is then
 filled with ``--others`` aborted lobbies of other accounts (their open seats stay: a match
 is never deleted), copies of one real lobby. Prints the median time of the player's
 ``GET /api/matches`` (the first page, its count included) before and after the filling,
-and their ratio.
+and their ratio. With ``--own N``, the player's own history then grows by N aborted
+matches (as creating and aborting lobbies at the rate allowed makes 43,000 a day), and
+the list is timed again: its cost grows with the player's own matches, which it counts
+and sorts.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ def fields_of(row: object) -> dict[str, object]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--others", type=int, default=10_000)
+    parser.add_argument("--own", type=int, default=0)
     parser.add_argument("--samples", type=int, default=50)
     args = parser.parse_args()
     with setup("golf_bench_list", fresh=True):
@@ -55,26 +59,38 @@ def main() -> None:
 
         before = median_ms()
         print(f"{Match.objects.count():,} matches: list {before:.2f} ms (median of {args.samples})")
-        lobby = match_create(creator=other, seats=[{"type": "me"}, {"type": "open"}])
-        match_abort(match_id=lobby.id, user=other, reason="bench")
-        row, seats = Match.objects.get(pk=lobby.pk), list(Seat.objects.filter(match=lobby))
-        done = 0
-        while done < args.others:
-            batch = min(2000, args.others - done)
-            copies = [Match(**{**fields_of(row), "id": uuid.uuid4()}) for _ in range(batch)]
-            Match.objects.bulk_create(copies)
-            Seat.objects.bulk_create(
-                Seat(**{**fields_of(seat), "id": None, "match_id": copy.pk})
-                for copy in copies
-                for seat in seats
-            )
-            done += batch
-            print(f"  {done:,} aborted lobbies of others stored", flush=True)
-        with connection.cursor() as cursor:
-            cursor.execute("ANALYZE")
+
+        def store_copies(owner: object, count: int, whose: str) -> None:
+            """``count`` copies of an aborted lobby of ``owner``'s (its seats with it)."""
+            lobby = match_create(creator=owner, seats=[{"type": "me"}, {"type": "open"}])
+            match_abort(match_id=lobby.id, user=owner, reason="bench")
+            row, seats = Match.objects.get(pk=lobby.pk), list(Seat.objects.filter(match=lobby))
+            done = 0
+            while done < count:
+                batch = min(2000, count - done)
+                copies = [Match(**{**fields_of(row), "id": uuid.uuid4()}) for _ in range(batch)]
+                Match.objects.bulk_create(copies)
+                Seat.objects.bulk_create(
+                    Seat(**{**fields_of(seat), "id": None, "match_id": copy.pk})
+                    for copy in copies
+                    for seat in seats
+                )
+                done += batch
+                print(f"  {done:,} aborted lobbies of {whose} stored", flush=True)
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE")
+
+        store_copies(other, args.others, "others")
         after = median_ms()
         print(f"{Match.objects.count():,} matches: list {after:.2f} ms (median of {args.samples})")
         print(f"ratio {after / before:.2f} (the same list, {args.others:,} others' matches more)")
+        if args.own:
+            store_copies(me, args.own, "the player's")
+            own = median_ms()
+            print(
+                f"{Match.objects.count():,} matches, {args.own + 6:,} the player's: list "
+                f"{own:.2f} ms (median of {args.samples}); ratio {own / before:.2f} to 5 of its own"
+            )
 
 
 if __name__ == "__main__":

@@ -198,6 +198,8 @@ REST_FRAMEWORK = {
         "registrations": env_str("THROTTLE_REGISTRATIONS", "30/day"),
         "actions": env_str("THROTTLE_ACTIONS", "240/min"),
         "creates": env_str("THROTTLE_CREATES", "30/min"),  # new matches (their logs stay)
+        # the match list: its cost grows with the account's own matches (each kept for good)
+        "lists": env_str("THROTTLE_LISTS", "120/min"),
         "hints": env_str("THROTTLE_HINTS", "60/min"),
         "history": env_str("THROTTLE_HISTORY", "600/min"),  # states at a version
         "exports": env_str("THROTTLE_EXPORTS", "30/min"),  # the whole log: audit, export

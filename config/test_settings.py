@@ -50,6 +50,7 @@ REST_FRAMEWORK = {
             "registrations",
             "actions",
             "creates",
+            "lists",
             "hints",
             "history",
             "exports",

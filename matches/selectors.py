@@ -252,17 +252,21 @@ def matches_for(
     ``created_before`` in that order (:func:`creation_mark`: the keyset of a page's last
     match, so that pages neither repeat nor skip a match)."""
     # every condition on seats is a subquery: no join multiplies the rows, so the page
-    # needs no DISTINCT over every column (the snapshot's among them)
+    # needs no DISTINCT over every column (the snapshot's among them); none is sorted (a
+    # part of a union kept its model's order: every seat of the account's joined to its
+    # match to be sorted by the match's creation, inside the IN)
     queryset = Match.objects.all().prefetch_related("seats__user")
     if not everyone:
-        seated_ids = Seat.objects.filter(user=user).values("match_id")
+        seated_ids = Seat.objects.filter(user=user).order_by().values("match_id")
         # and those one made to watch (COMs only, or a lobby of others' seats): they count
         # among one's own, and would otherwise be in no list
-        made_ids = Match.objects.filter(created_by=user).values("id")
+        made_ids = Match.objects.filter(created_by=user).order_by().values("id")
         # open seats of waiting matches (an aborted lobby keeps its open seats)
-        lobby_ids = Seat.objects.filter(
-            kind=SeatKind.OPEN, match__status=MatchStatus.WAITING
-        ).values("match_id")
+        lobby_ids = (
+            Seat.objects.filter(kind=SeatKind.OPEN, match__status=MatchStatus.WAITING)
+            .order_by()
+            .values("match_id")
+        )
         if joinable:
             queryset = queryset.filter(pk__in=lobby_ids).exclude(pk__in=seated_ids)
         elif mine or awaiting_me:
@@ -270,7 +274,7 @@ def matches_for(
         else:  # one list of ids, not an OR: each part reads its own index
             queryset = queryset.filter(pk__in=seated_ids.union(made_ids, lobby_ids))
     if awaiting_me:
-        to_act = Seat.objects.filter(user=user, to_act=True).values("match_id")
+        to_act = Seat.objects.filter(user=user, to_act=True).order_by().values("match_id")
         queryset = queryset.filter(pk__in=to_act, status=MatchStatus.ACTIVE)
     if game:
         queryset = queryset.filter(game=game)

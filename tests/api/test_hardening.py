@@ -286,6 +286,16 @@ def test_a_hint_gives_its_place_back_only_while_it_is_surely_its_own(
     assert_problem(alice.get(f"/api/matches/{other}/hint"), 429, "hint_in_progress")
 
 
+def test_the_match_list_has_a_rate_of_its_own(alice, duel, monkeypatch):
+    """A list counts and orders every match the account has (about 6 ms a thousand, and an
+    account may make 30 a minute, kept for good): at the whole request rate, four threads
+    of one account's lists slowed another's reads fourfold."""
+    tighten(monkeypatch, lists="2/min")
+    lists = [alice.get("/api/matches", {"mine": "true"}).status_code for _ in range(3)]
+    assert lists == [200, 200, 429]
+    assert alice.get(f"/api/matches/{duel}").status_code == 200  # (a match's own: not a list)
+
+
 def test_whole_log_reads_and_past_states_have_their_own_throttles(alice, duel, monkeypatch):
     tighten(monkeypatch, exports="2/min", history="3/min")
     exports = [
