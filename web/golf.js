@@ -54,8 +54,7 @@ export class GolfTable extends Table {
 
   /** @param {GameEvent} event @returns {string} */
   describe(event) {
-    const who = event.seat === null ? "The dealer" : this.seatName(event.seat);
-    const Who = who.charAt(0).toUpperCase() + who.slice(1);
+    const Who = event.seat === null ? "The dealer" : this.seatName(event.seat, true);
     switch (event.type) {
       case "card_revealed":
         if (!("position" in event.data)) return "";

@@ -5,7 +5,7 @@
 // moves offered are exactly the view's legal actions.
 
 import { cardName } from "./cards.js";
-import { Table, capital, cardNode, el, plural } from "./table.js";
+import { Table, cardNode, el, plural } from "./table.js";
 
 /** @typedef {import("./api.js").Schemas["HeartsView"]} HeartsView */
 /** @typedef {import("./api.js").Schemas["HeartsAction"]} HeartsAction */
@@ -36,7 +36,7 @@ export class HeartsTable extends Table {
   /** @param {GameEvent} event @returns {string} */
   describe(event) {
     const data = /** @type {Record<string, any>} */ (event.data);
-    const Who = capital(event.seat === null ? "The dealer" : this.seatName(event.seat));
+    const Who = event.seat === null ? "The dealer" : this.seatName(event.seat, true);
     switch (event.type) {
       case "cards_dealt":
         return `Deal ${data.deal} is dealt${data.direction && data.direction !== "hold" ? `: pass three cards ${data.direction}` : ""}.`;
@@ -45,9 +45,9 @@ export class HeartsTable extends Table {
       case "passes_exchanged":
         return "The passes were exchanged.";
       case "card_played":
-        return `${capital(this.seatName(data.seat))} played the ${cardName(data.card)}.`;
+        return `${this.seatName(data.seat, true)} played the ${cardName(data.card)}.`;
       case "trick_won":
-        return `${capital(this.seatName(data.winner))} took trick ${data.trick}${data.points ? ` (${plural(data.points, "point")})` : ""}.`;
+        return `${this.seatName(data.winner, true)} took trick ${data.trick}${data.points ? ` (${plural(data.points, "point")})` : ""}.`;
       case "deal_scored":
         return `Deal ${data.deal} is scored${data.moon === null ? "" : `: ${this.seatName(data.moon)} shot the moon`}.`;
       default:
@@ -94,7 +94,7 @@ export class HeartsTable extends Table {
       view.phase === "passing" || view.pass ? `Passing: ${(me === null ? EACH_PASSES : DIRECTIONS)[view.direction]}` : "",
       view.hearts_broken ? "Hearts are broken" : "Hearts not broken yet",
       view.removed.length ? `Out of play: ${view.removed.map(cardName).join(", ")}` : "",
-      view.jack === null || !this.jackCounts() ? "" : `${capital(this.seatName(view.jack))} took the jack of diamonds (−10)`,
+      view.jack === null || !this.jackCounts() ? "" : `${this.seatName(view.jack, true)} took the jack of diamonds (−10)`,
     ].filter(Boolean);
     table.append(el("p", { class: "facts" }, [facts.join(" · ")]));
 
@@ -130,7 +130,7 @@ export class HeartsTable extends Table {
       "data-passed": String(Boolean(chosen)),
     }, [
       el("h3", {}, [
-        capital(name),
+        this.seatName(seat, true),
         el("span", { class: "showing" }, [` · ${plural(size, "card")} · ${plural(view.taken[seat] ?? 0, "point")}`]),
         chosen ? el("span", { class: "to-act-mark" }, [" · has chosen a pass"]) : "",
         toAct ? el("span", { class: "to-act-mark" }, [view.phase === "passing" ? " · choosing a pass" : " · to play"]) : "",
@@ -205,7 +205,7 @@ export class HeartsTable extends Table {
     const tricks = view.taken.map((_, seat) => view.tricks.filter((t) => t.winner === seat).length);
     const rows = view.taken.map((points, seat) =>
       el("tr", { "data-seat": String(seat) }, [
-        el("th", { scope: "row" }, [capital(this.seatName(seat))]),
+        el("th", { scope: "row" }, [this.seatName(seat, true)]),
         el("td", { class: "tricks-taken" }, [String(tricks[seat] ?? 0)]),
         el("td", { class: "points-taken" }, [String(points)]),
       ]),

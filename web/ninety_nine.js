@@ -57,15 +57,15 @@ export class NinetyNineTable extends Table {
       case "deal_started":
         return `Deal ${data.deal} is dealt: ${data.trumps ? `${SUIT_NAMES[data.trumps]} are trumps` : "no trumps"}.`;
       case "bid_made":
-        return `${capital(this.seatName(data.seat))} laid three bid cards aside.`;
+        return `${this.seatName(data.seat, true)} laid three bid cards aside.`;
       case "premium_called":
-        return `${capital(this.seatName(data.seat))} ${data.call === "pass" ? "passed" : data.call === "declare" ? "declared" : "revealed"}.`;
+        return `${this.seatName(data.seat, true)} ${data.call === "pass" ? "passed" : data.call === "declare" ? "declared" : "revealed"}.`;
       case "premium_shown":
-        return `${this.seatName(data.seat) === "you" ? "Your" : `${capital(this.seatName(data.seat))}'s`} bid is shown: ${plural(data.contract, "trick")}.`;
+        return `${this.seatName(data.seat) === "you" ? "Your" : `${this.seatName(data.seat, true)}'s`} bid is shown: ${plural(data.contract, "trick")}.`;
       case "card_played":
-        return `${capital(this.seatName(data.seat))} played the ${cardName(data.card)}.`;
+        return `${this.seatName(data.seat, true)} played the ${cardName(data.card)}.`;
       case "trick_won":
-        return `${capital(this.seatName(data.winner))} won trick ${data.trick}.`;
+        return `${this.seatName(data.winner, true)} won trick ${data.trick}.`;
       case "deal_scored":
         return `Deal ${data.deal} is scored.`;
       default:
@@ -109,9 +109,9 @@ export class NinetyNineTable extends Table {
     const me = view.seat;
     const table = this.frame(view, "ninety-nine", "Ninety-Nine table", `Deal ${view.deal} · up to ${view.most_deals}`);
     table.dataset.trumps = view.trumps ?? "";
-    const premium = view.premium.seat === null ? "" : `${capital(this.seatName(view.premium.seat))} ${view.premium.kind === "reveal" ? "revealed" : "declared"}`;
+    const premium = view.premium.seat === null ? "" : `${this.seatName(view.premium.seat, true)} ${view.premium.kind === "reveal" ? "revealed" : "declared"}`;
     const eldest = this.seatName(view.eldest);
-    const leads = `${capital(eldest)} ${eldest === "you" ? "lead" : "leads"} first`;
+    const leads = `${this.seatName(view.eldest, true)} ${eldest === "you" ? "lead" : "leads"} first`;
     table.append(el("p", { class: "facts" }, [[this.trumpsText(view), leads, premium].filter(Boolean).join(" · ")]));
 
     const play = el("div", { class: "play" });
@@ -152,7 +152,7 @@ export class NinetyNineTable extends Table {
       "data-hand-size": String(size),
     }, [
       el("h3", {}, [
-        capital(name),
+        this.seatName(seat, true),
         el("span", { class: "showing" }, [` · ${plural(size, "card")} · bid ${this.contractText(view, seat)}${call ? ` · ${call}` : ""}`]),
         toAct ? el("span", { class: "to-act-mark" }, [view.phase === "bidding" ? " · bidding" : view.phase === "premium" ? " · deciding on a premium bid" : " · to play"]) : "",
       ]),
@@ -241,7 +241,7 @@ export class NinetyNineTable extends Table {
   contracts(view) {
     const rows = view.tricks_won.map((won, seat) =>
       el("tr", { "data-seat": String(seat) }, [
-        el("th", { scope: "row" }, [capital(this.seatName(seat))]),
+        el("th", { scope: "row" }, [this.seatName(seat, true)]),
         el("td", { class: "contract" }, [this.contractText(view, seat)]),
         el("td", { class: "tricks-won" }, [String(won)]),
       ]),
@@ -264,10 +264,10 @@ export class NinetyNineTable extends Table {
       const known = contract !== null && contract !== undefined;
       const made = last.made[seat] ? `made ${known ? plural(contract, "trick") : "it"}` : `missed${known ? ` a contract of ${plural(contract, "trick")}` : ""}`;
       const premium = last.premium_seat === seat ? ` (${last.premium === "reveal" ? "revealed" : "declared"})` : "";
-      const item = el("li", { "data-seat": String(seat) }, [`${capital(this.seatName(seat))}${premium}: ${plural(last.tricks[seat] ?? 0, "trick")}, ${made}; ${p.tricks} + bonus ${p.bonus} + premium ${p.premium} = ${p.total}`]);
+      const item = el("li", { "data-seat": String(seat) }, [`${this.seatName(seat, true)}${premium}: ${plural(last.tricks[seat] ?? 0, "trick")}, ${made}; ${p.tricks} + bonus ${p.bonus} + premium ${p.premium} = ${p.total}`]);
       // the bid cards shown at the end of the deal (those who made theirs, the premium bidder)
       const bid = last.bid_cards[seat];
-      const whose = this.seatName(seat) === "you" ? "Your" : `${capital(this.seatName(seat))}'s`;
+      const whose = this.seatName(seat) === "you" ? "Your" : `${this.seatName(seat, true)}'s`;
       if (bid) item.append(this.bidRow(bid, `${whose} bid cards, deal ${last.deal}`, seat));
       return item;
     });

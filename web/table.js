@@ -79,9 +79,16 @@ function isAbort(error) {
   return error instanceof DOMException && error.name === "AbortError";
 }
 
-/** "You" for sentences that start with a seat's name. @param {string} name */
-export function capital(name) {
-  return name.charAt(0).toUpperCase() + name.slice(1);
+/** The client's own words at the start of a sentence ("Spades are trumps"); never a
+ * player's name, which is as its player wrote it: see seatName. @param {string} words */
+export function capital(words) {
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** The reason a `match_aborted` event gives ("" for none). @param {GameEvent} event */
+function abortReasonOf(event) {
+  const reason = /** @type {{reason?: unknown}} */ (event.data).reason;
+  return typeof reason === "string" ? reason : "";
 }
 
 /** @param {number} n @param {string} word */
@@ -170,6 +177,10 @@ export class Table {
      * the last trick won that this page saw, and its deal (a game of tricks keeps it:
      * a deal's last trick is in no view of the next deal) */
     this.lastWon = null;
+    /** @type {string | null} why the match was aborted, from its `match_aborted` event
+     * (Golf's view says it too, as `end_reason`; Hearts' and Ninety-Nine's do not): null
+     * while not known, "" once asked for and not found */
+    this.abortReason = null;
     /** @type {(() => void) | null} called once, when the table first shows the match ended */
     this.onEnded = null;
     /** @type {((detail: MatchDetail) => void) | null} called when the table has read the
@@ -200,13 +211,13 @@ export class Table {
   describe(event) {
     switch (event.type) {
       case "undone":
-        return `${capital(event.seat === null ? "someone" : this.seatName(event.seat))} took back a move.`;
+        return `${event.seat === null ? "Someone" : this.seatName(event.seat, true)} took back a move.`;
       case "match_finished":
         return "The match is over.";
       case "match_aborted":
         return "The match was stopped.";
       case "seat_taken":
-        return `${capital(event.seat === null ? "someone" : this.seatName(event.seat))} took a seat.`;
+        return `${event.seat === null ? "Someone" : this.seatName(event.seat, true)} took a seat.`;
       default:
         return "";
     }
@@ -333,6 +344,26 @@ export class Table {
       timer.hidden = !this.deadline.at;
       if (this.deadline.at) this.updateTimer(timer);
     }
+  }
+
+  /**
+   * Learns why the match was aborted when neither the view (Golf's `end_reason`) nor an
+   * event this page logged says: the table was opened on the aborted match, whose log ends
+   * with its `match_aborted` event (its reason public once the match has ended). Asked
+   * once; without it the table says only that the match was stopped.
+   * @param {V} view
+   */
+  async learnAbortReason(view) {
+    if (view.phase !== "aborted" || this.abortReason !== null || /** @type {{end_reason?: string | null}} */ (view).end_reason) return;
+    this.abortReason = "";
+    try {
+      const page = await api.events(this.detail.id, { after: view.version - 1, limit: 1 }, this.abort.signal);
+      const aborted = page.events.find((event) => event.type === "match_aborted");
+      if (aborted) this.abortReason = abortReasonOf(aborted);
+    } catch {
+      return; // (the reason is missed, not the table)
+    }
+    if (this.abortReason && !this.abort.signal.aborted) this.render();
   }
 
   tick() {
@@ -502,13 +533,17 @@ export class Table {
     return this.connection === "refused" ? "Not following the match." : "Connection lost: reconnecting…";
   }
 
-  /** @param {number} seat */
-  seatName(seat) {
+  /**
+   * A seat's name: "you", a COM's, its player's username, or "seat 2". At the start of a
+   * sentence (`start`) the client's own words are capitalised ("You", "Seat 2"), never a
+   * username ("h66bob took a seat.").
+   * @param {number} seat @param {boolean} [start]
+   */
+  seatName(seat, start = false) {
     const info = this.detail.seats[seat];
-    if (seat === this.view?.seat) return "you";
-    if (!info) return `seat ${seat + 1}`;
-    if (info.kind === "com") return `COM ${seat} (${info.com_level ?? "com"})`;
-    return info.username ?? `seat ${seat + 1}`;
+    if (seat === this.view?.seat) return start ? "You" : "you";
+    if (info?.kind === "com") return `COM ${seat} (${info.com_level ?? "com"})`;
+    return info?.username ?? `${start ? "Seat" : "seat"} ${seat + 1}`;
   }
 
   /**
@@ -533,6 +568,7 @@ export class Table {
   record(event) {
     if (event.seq <= this.logged) return;
     this.logged = event.seq;
+    if (event.type === "match_aborted") this.abortReason = abortReasonOf(event);
     const plays = event.type === "trick_won" ? this.wonPlays(/** @type {Record<string, any>} */ (event.data)) : null;
     const deal = /** @type {{deal?: number} | null} */ (this.view)?.deal;
     if (plays && deal !== undefined) this.lastWon = { deal, plays, winner: /** @type {Record<string, any>} */ (event.data).winner };
@@ -734,6 +770,7 @@ export class Table {
     this.shownAt = performance.now();
     this.render();
     if (!this.ended(view)) void this.learnDeadline(view.version);
+    else void this.learnAbortReason(view);
     if (this.ended(view) && this.onEnded) {
       const onEnded = this.onEnded;
       this.onEnded = null;
@@ -750,7 +787,7 @@ export class Table {
       return `The match is over: ${names.join(" and ")} won.`;
     }
     if (view.phase === "aborted") {
-      const reason = /** @type {{end_reason?: string | null}} */ (view).end_reason;
+      const reason = /** @type {{end_reason?: string | null}} */ (view).end_reason || this.abortReason;
       return `The match was stopped${reason ? `: ${reason}` : ""}.`;
     }
     return null;
@@ -871,12 +908,12 @@ export class Table {
       row.append(
         el("figure", {}, [
           cardNode(play.card, `${who === "you" ? "your" : `${who}'s`} card${led}, ${cardName(play.card)}`, { "data-seat": String(play.seat), class: "played" }),
-          el("figcaption", {}, [`${capital(who)}${led}`]),
+          el("figcaption", {}, [`${this.seatName(play.seat, true)}${led}`]),
         ]),
       );
     }
     const view = this.shown();
-    const empty = view && this.ended(view) ? "No trick: the match is over." : leader === null ? "No cards played yet." : `${capital(this.seatName(leader))} to lead.`;
+    const empty = view && this.ended(view) ? "No trick: the match is over." : leader === null ? "No cards played yet." : `${this.seatName(leader, true)} to lead.`;
     if (plays.length === 0) row.append(el("p", { class: "empty-trick" }, [empty]));
     area.append(row);
     return area;
@@ -889,7 +926,7 @@ export class Table {
    */
   lastTrick(plays, winner, which = "Last trick") {
     const cards = plays.map((p) => `${this.seatName(p.seat)}: ${cardName(p.card)}`).join(", ");
-    return el("p", { class: "last-trick" }, [`${which} (${cards}): ${this.seatName(winner) === "you" ? "you took it" : `${capital(this.seatName(winner))} took it`}.`]);
+    return el("p", { class: "last-trick" }, [`${which} (${cards}): ${this.seatName(winner) === "you" ? "you took it" : `${this.seatName(winner, true)} took it`}.`]);
   }
 
   /**

@@ -73,7 +73,11 @@
 //   verifyFailures the audit record unreadable (503): said, and "Check again" asks again;
 //                  a 401 there logs out as every other 401 does;
 //   retryAfterCapped a stream told to wait an hour (429, Retry-After: 3600) asks again
-//                  within a minute.
+//                  within a minute;
+//   usernamesAsWritten "h66bob" is never "H66bob" (Golf's, Hearts' and Ninety-Nine's
+//                  move logs, headings, tables of tricks); "You", "COM 2" still capitalised;
+//   abortReason    Hearts and Ninety-Nine say why a match was aborted, as Golf does: from
+//                  its match_aborted event, shown or read from the log when opened aborted.
 //
 //   CLIENT_FAULTS_ONLY=name,name runs those scenarios alone.
 //
@@ -1362,6 +1366,106 @@ scenarios.retryAfterCapped = async () => {
   await page.clock.runFor(2_000);
   for (let i = 0; i < 50 && streams < 2; i += 1) await sleep(100);
   return { before, after: streams };
+};
+
+// --- seat names, an aborted match's reason ------------------------------------------------
+
+/** A player whose username begins in lower case. */
+const H66BOB = { index: 1, kind: "human", username: "h66bob", com_level: null, to_act: true };
+const OPEN_SEAT = { index: 1, kind: "open", username: null, com_level: null, to_act: false };
+
+/**
+ * The table of `views`, seat 1 h66bob's (open while the view says so), the page read by
+ * `read` at the first version and again after each of `events` is released.
+ */
+async function bobsTable(views, events, read) {
+  const match = fakeMatch(views);
+  const { page } = await open(async (method, path, query) => {
+    if (path === `/matches/${ID}`) {
+      const now = JSON.parse((await match.answer(method, path, query)).body);
+      const waiting = now.view.players[1] === "open";
+      return json(200, { ...now, status: waiting ? "waiting" : "active", seats: now.seats.map((s) => (s.index !== 1 ? s : waiting ? OPEN_SEAT : H66BOB)) });
+    }
+    return match.answer(method, path, query);
+  });
+  await atVersion(page, views[0].version);
+  const first = await page.evaluate(read);
+  for (const released of events) {
+    match.release(released);
+    await atVersion(page, released.seq);
+  }
+  return { first, log: await page.locator(".move-log li").allTextContents(), last: await page.evaluate(read) };
+}
+
+scenarios.usernamesAsWritten = async () => {
+  // h66bob takes the open seat of a Golf lobby, then turns up a card
+  const down = [null, null, null, null, null, null];
+  const golf = await bobsTable(
+    [
+      golfFlips(5, { hole: 1, players: ["human", "open"], seats_to_act: [], legal_actions: [] }),
+      golfFlips(6, { hole: 1, players: ["human", "human"] }),
+      golfFlips(7, { hole: 1, players: ["human", "human"], flips_left: [2, 1], grids: [down, ["4C", null, null, null, null, null]] }),
+    ],
+    [event(6, "seat_taken", 1, { seat: 1 }), event(7, "card_revealed", 1, { seat: 1, position: 0, card: "4C" })],
+    () => null,
+  );
+  const heads = () => ({
+    heading: document.querySelector('.opponent[data-seat="1"] h3')?.firstChild?.textContent ?? null,
+    rows: [...document.querySelectorAll(".results tbody tr[data-seat] th")].map((th) => th.textContent),
+    trick: [...document.querySelectorAll(".trick figcaption, .trick .empty-trick")].map((n) => n.textContent),
+    facts: document.querySelector(".facts")?.textContent ?? null,
+  });
+  // h66bob leads in Hearts
+  const people = ["human", "human", "com", "com"];
+  const hearts = await bobsTable(
+    [heartsView(20, { players: people }), heartsView(21, { players: people, trick: [{ seat: 1, card: "2C" }], hand_sizes: [12, 11, 12, 12], seats_to_act: [2], to_act: 2 })],
+    [event(21, "card_played", 1, { seat: 1, card: "2C" })],
+    heads,
+  );
+  // h66bob bids in Ninety-Nine, where h66bob leads first
+  const three = ["human", "human", "com"];
+  const ninetyNine = await bobsTable(
+    [ninetyNineBidding(10, { players: three }), ninetyNineBidding(11, { players: three, has_bid: [false, true, false], seats_to_act: [0, 2], hand_sizes: [12, 9, 12] })],
+    [event(11, "bid_made", 1, { seat: 1, cards: [null, null, null] })],
+    heads,
+  );
+  return { golf: golf.log, hearts, ninetyNine };
+};
+
+scenarios.abortReason = async () => {
+  const aborted = (seq) => ({ ...event(seq, "match_aborted", null, { reason: "power cut", seed: "5eed" }), actor: "staff:7" });
+  const prompt = (page) => page.locator(".game-table .prompt").textContent();
+  // a Hearts match aborted while its table is shown: the event says why
+  const hearts = fakeMatch([heartsView(20), heartsView(21, { phase: "aborted", seats_to_act: [], to_act: null })]);
+  const shown = await open(hearts.answer);
+  await atVersion(shown.page, 20);
+  hearts.release(aborted(21));
+  await atVersion(shown.page, 21);
+  const whileShown = { prompt: await prompt(shown.page), log: await shown.page.locator(".move-log li").allTextContents() };
+  // a match opened once aborted: the reason from the log's last event (Golf's view says it)
+  const opened = async (view) => {
+    const match = fakeMatch([view]);
+    const { page, requests } = await open(async (method, path, query) => {
+      if (path === `/matches/${ID}`) return json(200, { ...detail(view), status: "aborted", your_turn: false });
+      if (path === `/matches/${ID}/events`) {
+        const after = Number(query.get("after"));
+        const events = [aborted(view.version)].filter((e) => e.seq > after).slice(0, Number(query.get("limit") ?? 100));
+        return json(200, { events, version: view.version, next_after: events.at(-1)?.seq ?? after, has_more: false });
+      }
+      return match.answer(method, path, query);
+    });
+    await atVersion(page, view.version);
+    // (the reason comes after the table is first drawn)
+    for (let i = 0; i < 30 && !(await prompt(page)).includes(":"); i += 1) await sleep(100);
+    return { prompt: await prompt(page), reads: requests.filter((r) => r.path.endsWith("/events")).map((r) => r.query) };
+  };
+  const over = { phase: "aborted", seats_to_act: [], legal_actions: [] };
+  return {
+    whileShown,
+    ninetyNine: await opened(ninetyNineView(30, { ...over, trick: { leader: 1, plays: [] } })),
+    hearts: await opened(heartsView(30, { ...over, to_act: null })),
+    golf: await opened(golfView(30, { ...over, drawn: null, end_reason: "power cut" })),
+  };
 };
 
 const result = { done: false, scenarios: {} };

@@ -550,3 +550,33 @@ def test_a_retry_after_past_a_minute_is_waited_a_minute(scenarios):
 
 def test_a_401_of_this_pages_token_keeps_another_tabs_log_in(scenarios):
     assert seen_in(scenarios, "refusedAfterOtherTab")["token"] == "bob-token"
+
+
+def test_a_username_is_shown_as_its_player_wrote_it(scenarios):
+    """Only the client's own words begin a sentence in capitals ("You", "COM 2"): "h66bob"
+    is never "H66bob", in the move log, a heading or a table."""
+    seen = seen_in(scenarios, "usernamesAsWritten")
+    assert seen["golf"] == ["h66bob took a seat.", "h66bob turned up card 1: the 4 of clubs."]
+    hearts = seen["hearts"]
+    assert hearts["log"] == ["h66bob played the 2 of clubs."]
+    assert hearts["first"]["trick"] == ["h66bob to lead."]
+    assert hearts["last"]["trick"] == ["h66bob (led)"]
+    assert hearts["last"]["heading"] == "h66bob"
+    assert hearts["last"]["rows"] == ["You", "h66bob", "COM 2 (easy)", "COM 3 (easy)"]
+    ninety_nine = seen["ninetyNine"]
+    assert ninety_nine["log"] == ["h66bob laid three bid cards aside."]
+    assert ninety_nine["last"]["heading"] == "h66bob"
+    assert ninety_nine["last"]["rows"] == ["You", "h66bob", "COM 2 (easy)"]
+    assert ninety_nine["last"]["facts"] == "No trumps · h66bob leads first"
+    assert ninety_nine["last"]["trick"] == ["h66bob to lead."]
+
+
+def test_hearts_and_ninety_nine_say_why_a_match_was_aborted(scenarios):
+    """Their views have no `end_reason` (Golf's has): the reason is the `match_aborted`
+    event's, come while the table is shown, or read from the log when opened aborted."""
+    seen = seen_in(scenarios, "abortReason")
+    stopped = "The match was stopped: power cut."
+    assert seen["whileShown"] == {"prompt": stopped, "log": ["The match was stopped."]}
+    for game in ("ninetyNine", "hearts"):
+        assert seen[game] == {"prompt": stopped, "reads": ["?after=29&limit=1"]}, game
+    assert seen["golf"] == {"prompt": stopped, "reads": []}  # its view says why
