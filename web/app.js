@@ -233,6 +233,13 @@ function newMatchForm(games, name) {
       ? el("input", { id: "rounds", name: "rounds", type: "number", min: "1", max: "18", value: "1", required: "" })
       : el("input", { id: "rounds", name: "rounds", type: "number", min: "1", max: "50", value: "1", placeholder: "until the target score", "aria-describedby": "rounds-help" }),
     golf ? "" : el("p", { id: "rounds-help", class: "help" }, [`Empty: ${round.toLowerCase()}s until a total reaches the target score.`]),
+    ...(golf
+      ? []
+      : [
+          el("label", { for: "target" }, ["Target score"]),
+          el("input", { id: "target", name: "target", type: "number", min: "1", max: "1000", placeholder: "the rules' (100)", "aria-describedby": "target-help" }),
+          el("p", { id: "target-help", class: "help" }, ["The match ends once a total reaches it. Empty: the rules' own."]),
+        ]),
     ...(passingOption ? [el("label", { for: "passing" }, ["Passing"]), passingSelect] : []),
     el("label", { for: "opponents" }, ["Computer opponents"]),
     opponents,
@@ -264,6 +271,8 @@ function newMatchForm(games, name) {
     const rounds = Number(data.get("rounds"));
     // (a game to a target score: no number of deals, until a total reaches it)
     const dealsAsked = String(data.get("rounds") ?? "").trim() ? { max_deals: rounds } : {};
+    const target = String(data.get("target") ?? "").trim();
+    const targetAsked = target ? { target_score: Number(target) } : {};
     const hints = data.get("hints") !== null;
     const undo = data.get("undo") !== null;
     const seconds = String(data.get("turn_timeout") ?? "").trim();
@@ -274,10 +283,10 @@ function newMatchForm(games, name) {
       if (undo) request.undo = true;
     } else if (game.name === "hearts") {
       const passing = /** @type {NonNullable<HeartsMatchCreate["rules"]>["passing"]} */ (String(data.get("passing") ?? "") || undefined);
-      request = { game: "hearts", preset: /** @type {HeartsMatchCreate["preset"]} */ (preset), rules: { ...dealsAsked, players: /** @type {3 | 4 | 5} */ (seats.length), ...(passing ? { passing } : {}) }, seats, hints };
+      request = { game: "hearts", preset: /** @type {HeartsMatchCreate["preset"]} */ (preset), rules: { ...dealsAsked, ...targetAsked, players: /** @type {3 | 4 | 5} */ (seats.length), ...(passing ? { passing } : {}) }, seats, hints };
       if (undo) request.undo = true;
     } else {
-      request = { game: "ninety-nine", preset: /** @type {NinetyNineMatchCreate["preset"]} */ (preset), rules: dealsAsked, seats, hints };
+      request = { game: "ninety-nine", preset: /** @type {NinetyNineMatchCreate["preset"]} */ (preset), rules: { ...dealsAsked, ...targetAsked }, seats, hints };
     }
     if (seconds) request.turn_timeout = Number(seconds);
     void guarded(async () => {

@@ -61,7 +61,8 @@
 //                  marked so, not "to play";
 //   finalTurnsBanner Golf's final-turns banner: one live region kept, empty outside them;
 //   newMatchCounts the new-match form offers only the COMs and open seats that make a
-//                  table the preset allows (Golf, Hearts of 3 to 5, hearts-classic of 4);
+//                  table the preset allows (Golf, Hearts of 3 to 5, hearts-classic of 4),
+//                  and a target score where the game plays to one;
 //   otherTab       a log-out in another tab shows this one the log-in form; a log-in as
 //                  another account there is never sent from this tab under this one's
 //                  name, a click made before it heard of it included;
@@ -1245,7 +1246,11 @@ scenarios.newMatchCounts = async () => {
   await page.locator("#passing").selectOption("across");
   await page.locator("#rounds").fill("");
   await start();
-  return { golf, golfNoCom, hearts, created, passingAtFour, passingAtThree, classicChosen };
+  // a target score of one's own
+  await page.locator("#target").fill("50");
+  await start();
+  const golfTarget = await page.locator("#game").selectOption("golf").then(() => page.locator("#target").count());
+  return { golf, golfNoCom, hearts, created, passingAtFour, passingAtThree, classicChosen, golfTarget };
 };
 
 scenarios.otherTab = async () => {

@@ -499,7 +499,7 @@ def test_the_new_match_form_offers_only_the_tables_the_preset_allows(scenarios):
     assert seen["hearts"]["hearts-classic"]["open"]["2"] == ["1"], seen["hearts"]
     # Golf against no COM: one seat open for another player, so a table of two is sent
     assert seen["golfNoCom"] == "1"
-    golf, hearts = seen["created"]
+    golf, hearts, targeted = seen["created"]
     assert golf["seats"] == [{"type": "me"}, {"type": "open"}], golf
     # hearts-classic with 2 COMs: the fourth seat is open, and 4 players are asked for
     assert [s["type"] for s in hearts["seats"]] == ["me", "com", "com", "open"], hearts
@@ -513,6 +513,10 @@ def test_the_new_match_form_offers_only_the_tables_the_preset_allows(scenarios):
     assert seen["passingAtThree"] == ["none", "rotate", "left", "right"]
     assert seen["classicChosen"] == "rotate"
     assert hearts["rules"] == {"players": 4, "passing": "across"}, hearts
+    # a target score asked for (the form said "until a total reaches the target score"
+    # and offered no way to set it); Golf plays its holes and has none
+    assert targeted["rules"] == {**hearts["rules"], "target_score": 50}, targeted
+    assert seen["golfTarget"] == 0
 
 
 def test_another_tabs_log_in_is_never_sent_under_this_tabs_account(scenarios):
