@@ -87,7 +87,7 @@ export class HeartsTable extends Table {
     if (!view) return;
     const legal = this.legal();
     const me = view.seat;
-    const table = this.frame(view, "hearts", "Hearts table", `Deal ${view.deal} · up to ${view.deals}`);
+    const table = this.frame(view, "hearts", "Hearts table", this.dealTitle(view.deal, view.target_score));
     table.dataset.heartsBroken = String(view.hearts_broken);
 
     const facts = [

@@ -107,7 +107,7 @@ export class NinetyNineTable extends Table {
     if (!view) return;
     const legal = this.legal();
     const me = view.seat;
-    const table = this.frame(view, "ninety-nine", "Ninety-Nine table", `Deal ${view.deal} · up to ${view.most_deals}`);
+    const table = this.frame(view, "ninety-nine", "Ninety-Nine table", this.dealTitle(view.deal, view.target_score));
     table.dataset.trumps = view.trumps ?? "";
     const premium = view.premium.seat === null ? "" : `${this.seatName(view.premium.seat, true)} ${view.premium.kind === "reveal" ? "revealed" : "declared"}`;
     const eldest = this.seatName(view.eldest);

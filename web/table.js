@@ -802,6 +802,17 @@ export class Table {
   }
 
   /**
+   * A deal's heading in a game to a target score: "Deal 2 of 3" where the rules set the
+   * number of deals, else "Deal 2 · to 100" (the most deals the rules allow, 12 or 34, is
+   * no plan: the match ends when a total reaches the target).
+   * @param {number} deal @param {number} target
+   */
+  dealTitle(deal, target) {
+    const deals = /** @type {{max_deals?: number | null}} */ (this.detail.rules).max_deals;
+    return deals ? `Deal ${deal} of ${deals}` : `Deal ${deal} · to ${target}`;
+  }
+
+  /**
    * The table's frame: its section (with the data the browser tests read) and header.
    * @param {V} view @param {string} kind e.g. "golf" @param {string} label @param {string} title
    */

@@ -56,6 +56,8 @@
 //   timerTicks     a timed match opened: the turn timer counts down from the first view;
 //   holeOverNext   "Next hole" after another human's "next": sent without If-Match (every
 //                  human says it at once), so no 412;
+//   dealHeadings   a Hearts or Ninety-Nine table's heading: "Deal 1 of 3" where the rules
+//                  set the deals, else "Deal 1 · to 100" (not the most deals allowed);
 //   heartsPassingWords Hearts' pass direction, to a player ("to your left") and to a
 //                  spectator ("each player passes to the left"); the seats still choosing
 //                  marked so, not "to play";
@@ -1127,6 +1129,20 @@ scenarios.leaveWhenFilled = async () => {
     return { before, after: await leaveState(page, requests) };
   };
   return { player: await fills(false), spectator: await fills(true) };
+};
+
+scenarios.dealHeadings = async () => {
+  const heading = async (view, rules) => {
+    const match = fakeMatch([view]);
+    const { page } = await open(async (method, path, query) => (path === `/matches/${ID}` ? json(200, { ...detail(view), rules }) : match.answer(method, path, query)));
+    await atVersion(page, view.version);
+    return page.locator(".game-table .table-head h2").textContent();
+  };
+  return {
+    hearts: await heading(heartsView(10), {}),
+    heartsOfThree: await heading(heartsView(10), { max_deals: 3 }),
+    ninetyNine: await heading(ninetyNineView(10, { target_score: 60 }), { target_score: 60 }),
+  };
 };
 
 scenarios.heartsPassingWords = async () => {

@@ -400,6 +400,15 @@ def test_the_leave_button_comes_when_a_lobby_of_yours_fills_while_shown(scenario
     assert spectator["before"]["button"] is None and spectator["after"]["button"] is None, seen
 
 
+def test_a_deals_heading_says_the_deals_set_or_the_target(scenarios):
+    """Without a number of deals it said "Deal 1 · up to 12": the most the rules allow,
+    which reads as a plan."""
+    seen = seen_in(scenarios, "dealHeadings")
+    assert seen["hearts"] == "Deal 1 · to 100"
+    assert seen["heartsOfThree"] == "Deal 1 of 3"
+    assert seen["ninetyNine"] == "Deal 1 · to 60"
+
+
 def test_the_creator_cancels_a_lobby_after_confirming_and_returns_to_the_lobby(scenarios):
     """A lobby is not left, and the client offered no abort: a creator whose lobbies with
     COMs nobody joined was held at the cap of unfinished matches for a week."""
