@@ -182,9 +182,10 @@ class Game(Protocol):
 
     def acting_seat(self, event: Any) -> int | None:
         """The seat whose own move ``event`` records (taking its seat, a flip, a draw, a
-        pass, a card played, a bid, an undo), or ``None`` for what the rules do (a deal, a
-        trick taken, a score, the end). Every event of a seat's action is that seat's or
-        the rules'; the verifier checks that the log's actor for each names that seat."""
+        pass, a card played, a bid), or ``None`` for what the rules do (a deal, a trick
+        taken, a score, the end) and for an undo (it names the seat whose move it takes
+        back). Every event of a seat's action is that seat's or ``None``; the verifier
+        checks that the log's actor for each names that seat."""
 
     def players(self, state: Any) -> tuple[str, ...]:
         """Each seat's kind (HUMAN, COM, or OPEN until a player takes it), as the log has

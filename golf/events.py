@@ -193,16 +193,10 @@ Event: TypeAlias = (
     | Undone
     | SeatTaken
 )
-#: The events that record a seat's own move (``seat`` made it), not what the rules do.
-SEAT_MOVES = (
-    SeatTaken,
-    CardRevealed,
-    CardDrawn,
-    CardSwapped,
-    CardDiscarded,
-    HoleAcknowledged,
-    Undone,
-)
+#: The events that record a seat's own move (``seat`` made it), not what the rules do. An
+#: undo is not among them: it names the seat whose move it takes back, and in a local
+#: match the player of any seat may take back the last one's.
+SEAT_MOVES = (SeatTaken, CardRevealed, CardDrawn, CardSwapped, CardDiscarded, HoleAcknowledged)
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.name: cls
     for cls in (

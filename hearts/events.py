@@ -156,8 +156,9 @@ Event: TypeAlias = (
     | Undone
     | SeatTaken
 )
-#: The events that record a seat's own move (``seat`` made it), not what the rules do.
-SEAT_MOVES = (SeatTaken, CardsPassed, CardPlayed, Undone)
+#: The events that record a seat's own move (``seat`` made it), not what the rules do. An
+#: undo is not among them: it names the seat whose move it takes back, not who asked.
+SEAT_MOVES = (SeatTaken, CardsPassed, CardPlayed)
 EVENT_TYPES: tuple[type[Event], ...] = (
     MatchStarted,
     CardsDealt,

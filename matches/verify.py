@@ -146,7 +146,7 @@ _UNSEATED_ACTOR = re.compile(r"user:[0-9]+|com:[a-z0-9_-]+|timer")
 
 
 def _actor_faults(game: Any, rows: Sequence[Any], events: Sequence[Any]) -> list[str]:
-    """A seat's own move (a join, a flip, a draw, a pass, a card played, a bid, an undo:
+    """A seat's own move (a join, a flip, a draw, a pass, a card played, a bid:
     ``game.acting_seat``) whose actor is not that seat: another seat's player, COM or
     timer, the system or an operator. The rules check that the move was legal for the
     seat; this checks that it was the seat's to make."""

@@ -244,6 +244,7 @@ class Playout:
     events: list[Any] = field(default_factory=list)
     batches: list[tuple[int, int]] = field(default_factory=list)  # [start, end) of each
     pool: dict[str, Any] = field(default_factory=dict)  # every action seen, by JSON text
+    own_moves: int = 0  # the moves that recorded an event of their seat's own
     state: Any = None
 
     @property
@@ -304,14 +305,15 @@ class Playout:
 
     def record(self, batch: list[Any], by: int | None = None) -> None:
         """Append the events of ``by``'s move (``None``: of the start or an abort). Each is
-        that seat's own or the rules' (``acting_seat``), and a move records at least one of
-        its own: the verifier checks the log's actor of each against the seat it names."""
+        that seat's own or the rules' (``acting_seat``; an undo's is neither), and the moves
+        record some of their own (``check_ended``): the verifier checks the log's actor of
+        each against the seat it names."""
         assert batch, "no events"
         for event in batch:
             dumps(self.game.event_to_row(event)[2])
         acting = [self.game.acting_seat(event) for event in batch]
         assert set(acting) <= {None, by}, f"seat {by}'s move records another's: {batch}"
-        assert by is None or by in acting, f"seat {by}'s move records none of its own: {batch}"
+        self.own_moves += by is not None and by in acting
         before = len(self.events)
         self.events.extend(batch)
         self.batches.append((before, len(self.events)))
@@ -516,6 +518,8 @@ class Playout:
         summary = game.summary(state)
         assert summary.status in ("finished", "aborted")
         assert game.revealed_seed(state) == self.seed.hex()
+        moves = len(self.batches) - 1 - (summary.status == "aborted")
+        assert self.own_moves or moves <= 0, "no move recorded an event of its seat's own"
         assert game.seats_to_act(state) == ()
         assert len(summary.totals) == self.seats
         if summary.status == "finished":

@@ -367,6 +367,40 @@ def test_verify_reports_a_seats_move_written_by_another(finished, settings):
 
 
 @pytest.mark.django_db
+def test_a_local_undo_by_the_next_seat_verifies(alice):
+    """In a local match the player of any seat may take back the last mover's move: the
+    undo names the seat whose move it takes back, the actor the seat to act. The first
+    actor check called that sound match a fault."""
+    from golf.actions import Undo
+    from golf.decide import undoer
+
+    match = match_create(
+        creator=alice,
+        rules={"local": True, "undo": True, "holes": 1},
+        seats=[{"type": "me"}, {"type": "me"}],
+    )
+    rng = random.Random(1)
+    undone = None
+    for _ in range(200):
+        match.refresh_from_db()
+        state = load_state(match)
+        seat = match.seats_to_act[0]
+        actions = legal_actions(state, seat)
+        undo = next((a for a in actions if isinstance(a, Undo)), None)
+        if undo is not None and undoer(state) != seat:
+            undone = (seat, undoer(state))
+            match_act(match_id=match.id, user=alice, action=undo.to_json())
+            break
+        moves = [a for a in actions if not isinstance(a, Undo)]
+        match_act(match_id=match.id, user=alice, action=rng.choice(moves).to_json())
+    assert undone is not None, "no undo of the other seat's move was reached"
+    row = MatchEvent.objects.filter(match=match, type="undone").last()
+    assert row.payload["seat"] == undone[1] and row.actor.endswith(f":{undone[0]}")
+    code, out = verify(str(match.id))
+    assert code == 0, out
+
+
+@pytest.mark.django_db
 def test_an_option_added_since_a_match_was_stored_is_no_fault(finished, settings):
     """An older match's rules lack an option added since (read with its default): the
     game writes the key, the stored event has none, and that is no fault."""
