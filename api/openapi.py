@@ -15,9 +15,11 @@ import json
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
+from django.conf import settings
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 from django.utils import translation
+from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
@@ -503,18 +505,24 @@ class RedocView(ProblemsInJSON, SpectacularRedocView):
 class SchemaView(ProblemsInJSON, SpectacularAPIView):
     """The OpenAPI document of this API: YAML, or JSON with `?format=json`."""
 
-    # Built once per process for each API version, language and set of games (it depends
-    # on the code and settings alone): building it took about 350 ms of a core, on every
-    # request, which anyone could ask for 60 times a minute per address. A setting
-    # changed (as tests do) builds it again.
+    # Built once per process for each set of games (it depends on the code and settings
+    # alone): building it took about 350 ms of a core, on every request, which anyone could
+    # ask for 60 times a minute per address. A setting changed (as tests do) builds it
+    # again. One document, in the service's language: ``?lang=`` and ``?version=`` (no
+    # version is declared) are not taken, so no query makes a new one to build and keep.
 
     built: ClassVar[dict[tuple[Any, ...], Any]] = {}
+
+    @extend_schema(exclude=True)  # (as the view it stands for: the document is not in itself)
+    def get(self, request: Any, *args: Any, **kwargs: Any) -> Response:
+        with translation.override(settings.LANGUAGE_CODE):
+            return self._get_schema_response(request)
 
     def _get_schema_response(self, request: Any) -> Response:
         if not self.serve_public:  # (one per account: not to be kept)
             return super()._get_schema_response(request)
-        version = self.api_version or request.version or self._get_version_parameter(request)
-        key = (version, translation.get_language(), tuple(g.info.name for g in all_games()))
+        version = self.api_version or request.version
+        key = (version, tuple(g.info.name for g in all_games()))
         schema = self.built.get(key)
         if schema is None:
             generator = self.generator_class(

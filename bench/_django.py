@@ -77,6 +77,7 @@ def _configure(database_url: str, broker_url: str, eager: bool, fresh: bool) -> 
     os.environ.setdefault("EVENT_CHAIN_KEYS", "bench:" + "b" * 64)
     os.environ.setdefault("MAX_UNFINISHED_MATCHES", "1000000")
     os.environ.setdefault("MAX_UNFINISHED_COM_MATCHES", "1000000")
+    os.environ.setdefault("THROTTLE_LISTS", "1000000/min")  # (a bench lists many times a minute)
     os.environ.update(
         DJANGO_SETTINGS_MODULE="config.settings",
         DEBUG="1",

@@ -297,6 +297,12 @@ def test_the_schema_is_built_once_and_again_when_a_setting_changes(client, setti
     yaml = client.get("/api/schema/")
     assert yaml.status_code == 200 and yaml.content.startswith(b"openapi: 3")
     assert len(built) == 1
+    # one document whatever the query: each new ?version= or ?lang= was one more to build
+    # and keep (1.4 MB each, 60 a minute for any address)
+    for n in range(3):
+        assert client.get(f"/api/schema/?format=json&version=x{n}").json() == first
+        assert client.get(f"/api/schema/?format=json&lang=zz{n}").json() == first
+    assert len(built) == 1 and len(SchemaView.built) == 1
     settings.MAX_TURNS_PER_HOLE = 7  # (the rules' options the document offers follow it)
     again = client.get("/api/schema/?format=json").json()
     assert len(built) == 2 and again != first and '"maximum": 7' in json.dumps(again)
