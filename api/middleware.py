@@ -12,7 +12,7 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from api.problems import (
     UNAVAILABLE_DETAIL,
     UNAVAILABLE_RETRY_SECONDS,
-    DatabaseUnavailable,
+    ServiceUnavailable,
     plain_problem,
 )
 
@@ -73,8 +73,8 @@ class ProblemMiddleware:
         return None
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> Any:
-        if isinstance(exception, DatabaseUnavailable):
-            logger.warning("database unavailable: %s", type(exception).__name__)
+        if isinstance(exception, ServiceUnavailable):
+            logger.warning("service unavailable: %s", type(exception).__name__)
             response: JsonResponse = plain_problem(
                 503, "service_unavailable", "Service unavailable", UNAVAILABLE_DETAIL
             )

@@ -17,6 +17,8 @@ from typing import Any
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from rest_framework import exceptions
 from rest_framework.authentication import get_authorization_header
 from rest_framework.response import Response
@@ -29,8 +31,9 @@ from matches import errors as service_errors
 logger = logging.getLogger(__name__)
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
-DatabaseUnavailable = (OperationalError, InterfaceError)
-#: The answer to a request when the database cannot be reached: retry shortly.
+#: The database, or Redis (the cache, the throttles' counts, the broker), cannot be reached.
+ServiceUnavailable = (OperationalError, InterfaceError, RedisConnectionError, RedisTimeoutError)
+#: The answer to a request when they cannot be reached: retry shortly.
 UNAVAILABLE_DETAIL = "the service is briefly unavailable; retry shortly"
 UNAVAILABLE_RETRY_SECONDS = 2
 TYPE_PREFIX = "tag:golf-backend,2026:problem/"
@@ -147,14 +150,16 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return problem(400, "malformed_action", "Malformed action", exc.message)
     if isinstance(exc, IllegalActionError):
         return problem(422, exc.code, "Illegal action", exc.message)
-    if isinstance(exc, DatabaseUnavailable):
+    if isinstance(exc, ServiceUnavailable):
         # nothing was written (the transaction is gone with the connection): retry later
-        logger.warning("database unavailable: %s", type(exc).__name__)
+        logger.warning("service unavailable: %s", type(exc).__name__)
+        request = context.get("request")
+        writes = request is not None and request.method not in ("GET", "HEAD", "OPTIONS")
         return problem(
             503,
             "service_unavailable",
             "Service unavailable",
-            f"{UNAVAILABLE_DETAIL} (with the same Idempotency-Key)",
+            UNAVAILABLE_DETAIL + (" (with the same Idempotency-Key)" if writes else ""),
             headers={"Retry-After": str(UNAVAILABLE_RETRY_SECONDS)},
         )
     if isinstance(exc, RequestDataTooBig):

@@ -43,7 +43,7 @@ from api.authentication import still_admitted
 from api.problems import (
     UNAVAILABLE_DETAIL,
     UNAVAILABLE_RETRY_SECONDS,
-    DatabaseUnavailable,
+    ServiceUnavailable,
     problem_body,
 )
 from matches import selectors
@@ -349,8 +349,8 @@ class PushRouter:
         except TooManyWaiters as exc:
             body = too_many_waiters_body(exc)
             await _problem(send, headers, body, settings.PUSH_RETRY_AFTER_SECONDS)
-        except DatabaseUnavailable as exc:  # (the ASGI server would answer a bare 500)
-            logger.warning("database unavailable while pushing: %s", type(exc).__name__)
+        except ServiceUnavailable as exc:  # (the ASGI server would answer a bare 500)
+            logger.warning("service unavailable while pushing: %s", type(exc).__name__)
             if not started:
                 await _problem(send, headers, UNAVAILABLE, UNAVAILABLE_RETRY_SECONDS)
             elif note["kind"] == "stream":  # it ends here: the client resumes where it got to

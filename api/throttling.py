@@ -7,17 +7,42 @@ went through whatever the rate. These count in the cache with one atomic increme
 window plus those of the previous one, weighted by how much of it the sliding window
 still covers. A request one throttle refuses is not counted by it, so a client retrying
 too soon is not kept out longer for it (DRF still asks the others, which count it).
+
+While the cache cannot be reached, the rates count nothing and let every request through
+(a warning is logged): a Redis restart made every request a 500, reads included. What
+must not run uncounted (a password checked against the guessing guard) is refused on its
+own, 503.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import math
+import time
 from typing import Any
 
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from rest_framework import throttling
 
 from config.counting import count_in
+
+logger = logging.getLogger(__name__)
+CACHE_DOWN = (RedisConnectionError, RedisTimeoutError)
+WARN_EVERY_SECONDS = 10.0
+_warned_at = 0.0
+
+
+def _uncounted(exc: Exception) -> bool:
+    """A request let through uncounted, the cache down (said at most every few seconds)."""
+    global _warned_at
+    if time.monotonic() - _warned_at >= WARN_EVERY_SECONDS:
+        _warned_at = time.monotonic()
+        logger.warning(
+            "request rates not counted: the cache is unreachable (%s)", type(exc).__name__
+        )
+    return True
 
 
 class AtomicRate(throttling.SimpleRateThrottle):
@@ -37,14 +62,17 @@ class AtomicRate(throttling.SimpleRateThrottle):
         window = int(self.now // self.duration)
         current = f"{self.key}:{window}"
         cost = self.charged = max(1, min(self.cost, self.num_requests))
-        count = count_in(self.cache, current, self.duration * 2 + 1, cost)
-        self.earlier = int(self.cache.get(f"{self.key}:{window - 1}", 0))
+        try:
+            count = count_in(self.cache, current, self.duration * 2 + 1, cost)
+            self.earlier = int(self.cache.get(f"{self.key}:{window - 1}", 0))
+        except CACHE_DOWN as exc:
+            return _uncounted(exc)
         self.into = self.now / self.duration - window  # how far into its window, 0..1
         if self.earlier * (1 - self.into) + count <= self.num_requests:
             self.held = current
             return True
         self.count = count - cost
-        with contextlib.suppress(ValueError):  # evicted meanwhile: nothing to take back
+        with contextlib.suppress(ValueError, *CACHE_DOWN):  # evicted meanwhile: none to take back
             self.cache.decr(current, cost)
         return self.throttle_failure()
 
@@ -52,7 +80,9 @@ class AtomicRate(throttling.SimpleRateThrottle):
         """What this request was counted, given back: it did none of the work it was
         counted for (another limit refused it)."""
         if self.held is not None:
-            with contextlib.suppress(ValueError):  # (evicted meanwhile: nothing to give)
+            with contextlib.suppress(
+                ValueError, *CACHE_DOWN
+            ):  # (evicted meanwhile: nothing to give)
                 self.cache.decr(self.held, self.charged)
             self.held = None
 

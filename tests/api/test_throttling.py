@@ -171,3 +171,39 @@ def test_a_request_costing_more_than_one_is_told_when_it_fits(users, monkeypatch
     clock[0] += refused.wait()
     assert ask(5)[0]
     cache.clear()
+
+
+@pytest.fixture
+def cache_down(monkeypatch):
+    """The shared cache (Redis) unreachable: every call to it raises, as redis-py does."""
+    from django.core.cache import caches
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    def unreachable(*args, **kwargs):
+        raise RedisConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    backend = type(caches["default"])
+    for name in ("add", "get", "set", "incr", "decr", "get_many", "set_many", "delete",
+                 "delete_many", "touch", "has_key", "get_or_set"):  # fmt: skip
+        monkeypatch.setattr(backend, name, unreachable)
+
+
+@pytest.mark.django_db
+def test_while_the_cache_is_down_rates_count_nothing_and_log_ins_are_a_503(
+    alice, duel, anon, cache_down, caplog
+):
+    """A Redis restart made every request a 500 (the rates count in it), reads included;
+    the docs promise a 503 to retry. Reads and moves go on uncounted; a log-in, whose
+    guessing guard counts there, is refused with a 503 and Retry-After."""
+    assert alice.get("/api/me").status_code == 200
+    assert alice.get(f"/api/matches/{duel}").status_code == 200
+    moved = alice.post(
+        f"/api/matches/{duel}/actions", {"type": "reveal", "position": 0}, format="json"
+    )
+    assert moved.status_code == 200, moved.content
+    assert "request rates not counted: the cache is unreachable" in caplog.text
+    refused = anon.post(
+        "/api/auth/token", {"username": "alice", "password": "pw-alice-123"}, format="json"
+    )
+    assert_problem(refused, 503, "service_unavailable")
+    assert refused["Retry-After"] == "2"
