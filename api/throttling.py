@@ -8,10 +8,10 @@ window plus those of the previous one, weighted by how much of it the sliding wi
 still covers. A request one throttle refuses is not counted by it, so a client retrying
 too soon is not kept out longer for it (DRF still asks the others, which count it).
 
-While the cache cannot be reached, the rates count nothing and let every request through
-(a warning is logged): a Redis restart made every request a 500, reads included. What
-must not run uncounted (a password checked against the guessing guard) is refused on its
-own, 503.
+While the cache cannot be reached, the rates count nothing and let requests through (a
+warning is logged): a Redis restart made every request a 500, reads included. What must
+not run uncounted is refused, 503: log-ins and new accounts (the rates by address), and a
+password checked against the guessing guard.
 """
 
 from __future__ import annotations
@@ -46,6 +46,9 @@ def _uncounted(exc: Exception) -> bool:
 
 
 class AtomicRate(throttling.SimpleRateThrottle):
+    #: Whether a request is let through uncounted while the cache is down (else: 503).
+    open_when_down = True
+
     #: What this request costs against the rate: one, unless its view says more (the events
     #: a whole-log read reads). At most the whole rate: one costing more goes once the
     #: window is free.
@@ -66,6 +69,8 @@ class AtomicRate(throttling.SimpleRateThrottle):
             count = count_in(self.cache, current, self.duration * 2 + 1, cost)
             self.earlier = int(self.cache.get(f"{self.key}:{window - 1}", 0))
         except CACHE_DOWN as exc:
+            if not self.open_when_down:
+                raise
             return _uncounted(exc)
         self.into = self.now / self.duration - window  # how far into its window, 0..1
         if self.earlier * (1 - self.into) + count <= self.num_requests:
@@ -118,6 +123,10 @@ class ScopedRateThrottle(throttling.ScopedRateThrottle, AtomicRate):
     #: same address). Logging out (DELETE) is the account's own, counted per account.
     BY_ADDRESS = frozenset({"auth"})
 
+    def allow_request(self, request: Any, view: Any) -> bool:
+        self.open_when_down = getattr(view, "throttle_scope", None) not in self.BY_ADDRESS
+        return super().allow_request(request, view)
+
     def get_cache_key(self, request: Any, view: Any) -> str | None:
         if self.scope in self.BY_ADDRESS and request.method == "POST":
             return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
@@ -132,6 +141,7 @@ class RegistrationRateThrottle(AtomicRate):
     address's allowance."""
 
     scope = "registrations"
+    open_when_down = False
 
     def get_cache_key(self, request: Any, view: Any) -> str:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
@@ -140,6 +150,8 @@ class RegistrationRateThrottle(AtomicRate):
 class AddressRate(AtomicRate):
     """A scope's rate per client address, for a view outside the API (the admin's log-in
     form counts in the ``auth`` scope, with the API's log-ins and registrations)."""
+
+    open_when_down = False
 
     def __init__(self, scope: str) -> None:
         self.scope = scope

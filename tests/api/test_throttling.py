@@ -193,8 +193,9 @@ def test_while_the_cache_is_down_rates_count_nothing_and_log_ins_are_a_503(
     alice, duel, anon, cache_down, caplog
 ):
     """A Redis restart made every request a 500 (the rates count in it), reads included;
-    the docs promise a 503 to retry. Reads and moves go on uncounted; a log-in, whose
-    guessing guard counts there, is refused with a 503 and Retry-After."""
+    the docs promise a 503 to retry. Reads and moves go on uncounted; a log-in (its
+    guessing guard counts there) and a new account (counted by address) are refused with
+    a 503 and Retry-After."""
     assert alice.get("/api/me").status_code == 200
     assert alice.get(f"/api/matches/{duel}").status_code == 200
     moved = alice.post(
@@ -207,3 +208,10 @@ def test_while_the_cache_is_down_rates_count_nothing_and_log_ins_are_a_503(
     )
     assert_problem(refused, 503, "service_unavailable")
     assert refused["Retry-After"] == "2"
+    # and no account is made uncounted (new accounts are counted by address)
+    made = anon.post(
+        "/api/accounts/register",
+        {"username": "mallory", "password": "pw-mallory-123"},
+        format="json",
+    )
+    assert_problem(made, 503, "service_unavailable")
