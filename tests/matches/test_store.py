@@ -905,3 +905,33 @@ def test_a_log_the_rules_cannot_check_is_a_fault_and_the_others_are_verified(
     assert "the rules could not check the log (OverflowError)" in out
     assert "index-sized" not in out  # the error's own text may quote the log: logged only
     assert "index-sized" in caplog.text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_verify_reads_a_match_in_play_as_of_one_moment(alice, bob, monkeypatch):
+    """Its row was read with its batch, its log later: a move between the two made a sound
+    match in play a fault ("the match row says version 412, the log ends at #414")."""
+    from matches.management.commands import verify_match as command
+
+    match = match_create(creator=alice, seats=[{"type": "me"}, {"type": "open"}])
+    match_join(match_id=match.id, user=bob)
+    real = command.verify_match
+
+    def a_move_meanwhile(row):
+        def move():  # (another connection: another player's request)
+            state = load_state(Match.objects.get(pk=match.id))
+            seat = state.seats_to_act()[0]
+            action = legal_actions(state, seat)[0].to_json()
+            match_act(match_id=match.id, user=(alice, bob)[seat], action=action)
+            connections.close_all()
+
+        mover = threading.Thread(target=move)
+        mover.start()
+        mover.join()
+        return real(row)
+
+    monkeypatch.setattr(command, "verify_match", a_move_meanwhile)
+    version = Match.objects.get(pk=match.id).version
+    code, out = verify(str(match.id))
+    assert code == 0, out
+    assert Match.objects.get(pk=match.id).version == version + 1  # (the move was made)

@@ -25,7 +25,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import connections
+from django.db import connection, connections, transaction
 
 from matches.models import Match
 from matches.services import match_rebuild
@@ -41,11 +41,9 @@ def _verify_batch(
     """Each match's (ok, report lines, whether it was repaired), in the order of
     ``match_ids``. With ``repair``, a sound log's caches that disagree with it are written
     again, and verified again."""
-    matches = Match.objects.in_bulk(match_ids)
     results = []
     for match_id in match_ids:
-        match = matches[match_id]
-        report = _verify(match)
+        match, report = _verify_now(match_id)
         lines = report.lines() if unmasked else report_lines(report, match)
         repaired = repair and bool(report.caches) and not report.faults
         if repaired:
@@ -59,6 +57,18 @@ def _verify_batch(
             ]
         results.append((report.ok, lines, repaired))
     return results
+
+
+def _verify_now(match_id: Any) -> tuple[Match, Report]:
+    """The match and its report, its row and its log read as of one moment (one REPEATABLE
+    READ transaction): read apart, a match in play was a fault, its row moves ahead of the
+    log read before it ("the match row says version 412, the log ends at #414")."""
+    with transaction.atomic():
+        if not connection.savepoint_ids:  # (its own transaction, not one around it: first)
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        match = Match.objects.get(pk=match_id)
+        return match, _verify(match)
 
 
 def _verify(match: Match) -> Report:
@@ -144,9 +154,9 @@ class Command(BaseCommand):
             return
         # forked processes open connections of their own: none may inherit this one's,
         # nor its pool of them (psycopg's pool)
-        for connection in connections.all(initialized_only=True):
-            connection.close()
-            if getattr(connection, "pool", None) is not None:
-                connection.close_pool()
+        for opened in connections.all(initialized_only=True):
+            opened.close()
+            if getattr(opened, "pool", None) is not None:
+                opened.close_pool()
         with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
             yield from pool.map(verify, _batches(ids))
