@@ -144,7 +144,7 @@ def templates() -> dict[tuple[str, str], list[object]]:
     a timer), played through the services: what the copies are made of."""
     from django.contrib.auth import get_user_model
 
-    from config.celery import app
+    from config.celery import set_eager
     from matches.models import Match
     from matches.services import match_abort, match_create, match_join
 
@@ -170,11 +170,11 @@ def templates() -> dict[tuple[str, str], list[object]]:
         for player in players[1:n]:
             match_join(match_id=active.id, user=player)
         # a COM's turn handed to the broker with no worker to take it: it waits
-        app.conf.task_always_eager = False
+        set_eager(False)
         try:
             on_com = match_create(creator=players[0], game=game, seats=[{"type": "me"}, *coms[1:]])
         finally:
-            app.conf.task_always_eager = True
+            set_eager(True)
         for key, match in (
             ("finished", finished),
             ("waiting", waiting),

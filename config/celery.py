@@ -13,6 +13,16 @@ app = Celery("golf")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
+
+def set_eager(value: bool) -> None:
+    """Run tasks here and now (``True``: tests, benchmarks) or send them to the broker.
+    Both spellings: with the ``CELERY`` namespace, celery 5.6 reads the setting's own
+    name (``CELERY_TASK_ALWAYS_EAGER``) before ``task_always_eager``, so setting only the
+    latter changed nothing."""
+    app.conf.task_always_eager = value
+    app.conf.CELERY_TASK_ALWAYS_EAGER = value
+
+
 # every worker writes a heartbeat the operators' dashboard shows (ops/heartbeat.py)
 from ops.heartbeat import HeartbeatStep  # noqa: E402
 

@@ -14,7 +14,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from config.celery import app
+from config.celery import app, set_eager
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -106,7 +106,7 @@ def live_worker(transactional_db):
     lock.parent.mkdir(exist_ok=True)
     with lock.open("w") as held:
         fcntl.flock(held, fcntl.LOCK_EX)
-        app.conf.task_always_eager = False
+        set_eager(False)
         purge_queues()
         worker = Worker()
         worker.start()
@@ -115,7 +115,7 @@ def live_worker(transactional_db):
         finally:
             worker.stop()
             purge_queues()
-            app.conf.task_always_eager = True
+            set_eager(True)
 
 
 def wait_until(predicate, timeout: float = 120, interval: float = 0.2, what: str = "condition"):
