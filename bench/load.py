@@ -214,12 +214,12 @@ def snapshot_sizes(whole_matches: int) -> list[tuple[str, int, float, int, float
     from django.contrib.auth import get_user_model
     from django.db import connection
 
-    from config.celery import app
+    from config.celery import set_eager
     from games import all_games
     from matches.models import Match
     from matches.services import match_create
 
-    app.conf.task_always_eager = True
+    set_eager(True)
     user = get_user_model().objects.create_user("load-snapshots")
     for game in all_games():
         info = game.info
