@@ -10,8 +10,9 @@ too soon is not kept out longer for it (DRF still asks the others, which count i
 
 While the cache cannot be reached, the rates count nothing and let requests through (a
 warning is logged): a Redis restart made every request a 500, reads included. What must
-not run uncounted is refused, 503: log-ins and new accounts (the rates by address), and a
-password checked against the guessing guard.
+not run uncounted is refused, 503: log-ins and new accounts (the rates by address), a
+password checked against the guessing guard, and the reads priced by what they cost (a
+whole log, the events it reads, a past state, which each replay a log).
 """
 
 from __future__ import annotations
@@ -122,9 +123,14 @@ class ScopedRateThrottle(throttling.ScopedRateThrottle, AtomicRate):
     #: logging in (each new account's token would otherwise open a fresh allowance to the
     #: same address). Logging out (DELETE) is the account's own, counted per account.
     BY_ADDRESS = frozenset({"auth"})
+    #: Scopes that price reads by their cost: not let through uncounted while the cache is
+    #: down (its checkpoints down with it, a past state replays its whole log).
+    PRICED = frozenset({"exports", "exported_events", "history"})
 
     def allow_request(self, request: Any, view: Any) -> bool:
-        self.open_when_down = getattr(view, "throttle_scope", None) not in self.BY_ADDRESS
+        scope = getattr(view, "throttle_scope", None)
+        by_address = scope in self.BY_ADDRESS and request.method == "POST"
+        self.open_when_down = not by_address and scope not in self.PRICED
         return super().allow_request(request, view)
 
     def get_cache_key(self, request: Any, view: Any) -> str | None:

@@ -37,7 +37,7 @@ from matches.models import Match, MatchEvent, Seat
 from matches.selectors import all_events_of_seat, audit_record
 from matches.services import match_abort
 from matches.store import game_of, load_events, to_event
-from matches.verify import Report, report_lines, verify_match
+from matches.verify import Report, report_lines, verify_match_now
 
 logger = logging.getLogger(__name__)
 
@@ -414,7 +414,7 @@ class MatchAdmin(
         if not self.has_verify_permission(request):
             raise PermissionDenied("verifying needs golf.verify_match")
         match = get_object_or_404(Match, pk=match_id)
-        report = self._verify(request, match)
+        report = self._verify(request, match)[1]
         return self.state_view(request, match_id, report=report)
 
     def audit_download(
@@ -445,15 +445,17 @@ class MatchAdmin(
         response["Content-Disposition"] = f'attachment; filename="{name}"'
         return response
 
-    def _verify(self, request: HttpRequest, match: Match) -> Report:
-        report = verify_match(match)
+    def _verify(self, request: HttpRequest, match: Match) -> tuple[Match, Report]:
+        """The match as of one moment, and its report (``verify_match_now``): the list's
+        rows were read before, and a match in play has moved on since."""
+        match, report = verify_match_now(match.pk)
         self.log_change(request, match, f"Verified the log: {report_lines(report, match)[0]}")
-        return report
+        return match, report
 
     @admin.action(description="Verify the selected matches' logs", permissions=["verify"])
     def verify_selected(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
-        for match in queryset:
-            report = self._verify(request, match)
+        for selected in queryset:
+            match, report = self._verify(request, selected)
             level = messages.SUCCESS if report.ok else messages.ERROR
             self.message_user(request, " ".join(report_lines(report, match)), level)
 

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db import connection, transaction
+
 from cards.errors import UNREADABLE_LOG
 from cards.events import first_difference
 from cards.protocol import OPEN
@@ -81,6 +83,19 @@ def report_lines(report: Report, match: Match) -> list[str]:
         return lines
     masked = [lines[0], *(_SECRET.sub("··", line) for line in lines[1:])]
     return [*masked, "  note: card codes and seeds in the faults are masked while the match runs"]
+
+
+def verify_match_now(match_id: object) -> tuple[Match, Report]:
+    """The match and :func:`verify_match`'s report of it as of one moment: its row and its
+    log read in one REPEATABLE READ transaction (read apart, a move between the two made a
+    sound match in play a fault: "the match row says version 412, the log ends at #414").
+    Within a transaction of the caller's, in that one."""
+    with transaction.atomic():
+        if not connection.savepoint_ids:  # (its own transaction: this is its first statement)
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        match = Match.objects.get(pk=match_id)
+        return match, verify_match(match)
 
 
 def verify_match(match: Match) -> Report:

@@ -581,3 +581,37 @@ def test_deleting_events_in_bulk_is_refused_not_ignored(admin_client, players):
     url = reverse("admin:golf_matchevent_changelist") + f"?match__id__exact={match.id}"
     assert admin_client.post(url, body).status_code == 403
     assert MatchEvent.objects.filter(match=match).count() == len(rows)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_verify_action_reads_each_match_as_of_one_moment(admin_client, players, monkeypatch):
+    """The selected rows were read with the list, each log later: a move between the two
+    made a sound match in play a fault, written so into the admin log."""
+    import threading
+
+    from django.db import connections
+
+    from matches import verify as verifying
+
+    match = played(players, "golf", "six-card", 2, 2)
+    real = verifying.verify_match
+
+    def a_move_meanwhile(row):
+        def move():  # (another connection: a player's request)
+            now = Match.objects.get(pk=match.pk)
+            seat = now.seats_to_act[0]
+            action = match_view(now, players[seat])["legal_actions"][0]
+            match_act(match_id=match.id, user=players[seat], action=action)
+            connections.close_all()
+
+        mover = threading.Thread(target=move)
+        mover.start()
+        mover.join()
+        return real(row)
+
+    monkeypatch.setattr(verifying, "verify_match", a_move_meanwhile)
+    url = reverse("admin:golf_match_changelist")
+    admin_client.post(url, {"action": "verify_selected", "_selected_action": [match.id]})
+    entry = LogEntry.objects.get()
+    assert " OK " in entry.change_message, entry.change_message
+    assert Match.objects.get(pk=match.pk).version == match.version + 1  # (the move was made)

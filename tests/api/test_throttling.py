@@ -190,7 +190,7 @@ def cache_down(monkeypatch):
 
 @pytest.mark.django_db
 def test_while_the_cache_is_down_rates_count_nothing_and_log_ins_are_a_503(
-    alice, duel, anon, cache_down, caplog
+    alice, bob, duel, anon, cache_down, caplog
 ):
     """A Redis restart made every request a 500 (the rates count in it), reads included;
     the docs promise a 503 to retry. Reads and moves go on uncounted; a log-in (its
@@ -215,3 +215,9 @@ def test_while_the_cache_is_down_rates_count_nothing_and_log_ins_are_a_503(
         format="json",
     )
     assert_problem(made, 503, "service_unavailable")
+    # a log-out is the account's own (counted per account): it goes through
+    assert alice.delete("/api/auth/token").status_code == 204
+    # and no read priced by its cost runs uncounted: a whole log, a past state (replayed
+    # whole, the checkpoints down with the cache)
+    assert_problem(bob.get(f"/api/matches/{duel}/export"), 503, "service_unavailable")
+    assert_problem(bob.get(f"/api/matches/{duel}/states/1"), 503, "service_unavailable")

@@ -743,7 +743,7 @@ def test_a_match_that_cannot_be_verified_is_a_fault_and_the_others_are_verified(
             raise RuntimeError("unforeseen")
         return real(match)
 
-    monkeypatch.setattr("matches.management.commands.verify_match.verify_match", failing)
+    monkeypatch.setattr(verifying, "verify_match", failing)
     code, out = verify("--all", "--jobs", "1")
     assert f"{duel.id}: FAULT" in out and "it could not be verified (RuntimeError)" in out
     assert "2 match(es) verified, 2 with faults" in out
@@ -911,7 +911,7 @@ def test_a_log_the_rules_cannot_check_is_a_fault_and_the_others_are_verified(
 def test_verify_reads_a_match_in_play_as_of_one_moment(alice, bob, monkeypatch):
     """Its row was read with its batch, its log later: a move between the two made a sound
     match in play a fault ("the match row says version 412, the log ends at #414")."""
-    from matches.management.commands import verify_match as command
+    from matches import verify as command
 
     match = match_create(creator=alice, seats=[{"type": "me"}, {"type": "open"}])
     match_join(match_id=match.id, user=bob)

@@ -25,11 +25,11 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import connection, connections, transaction
+from django.db import connections
 
 from matches.models import Match
 from matches.services import match_rebuild
-from matches.verify import Report, report_lines, verify_match
+from matches.verify import Report, report_lines, verify_match_now
 
 BATCH = 50  # matches a process verifies per task
 logger = logging.getLogger(__name__)
@@ -48,8 +48,7 @@ def _verify_batch(
         repaired = repair and bool(report.caches) and not report.faults
         if repaired:
             rebuilt = match_rebuild(match_id=match_id)
-            match.refresh_from_db()
-            report = _verify(match)
+            match, report = _verify_now(match_id)
             written = ", ".join(rebuilt) or "nothing (mended meanwhile: by a write, or a repair)"
             lines += [
                 f"  repaired: {written} written again from the log; verified again:",
@@ -60,25 +59,14 @@ def _verify_batch(
 
 
 def _verify_now(match_id: Any) -> tuple[Match, Report]:
-    """The match and its report, its row and its log read as of one moment (one REPEATABLE
-    READ transaction): read apart, a match in play was a fault, its row moves ahead of the
-    log read before it ("the match row says version 412, the log ends at #414")."""
-    with transaction.atomic():
-        if not connection.savepoint_ids:  # (its own transaction, not one around it: first)
-            with connection.cursor() as cursor:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-        match = Match.objects.get(pk=match_id)
-        return match, _verify(match)
-
-
-def _verify(match: Match) -> Report:
+    """The match and its report as of one moment (:func:`verify_match_now`)."""
     try:
-        return verify_match(match)
+        return verify_match_now(match_id)
     except Exception as exc:  # one match's: a fault of its own, the others verified on
-        logger.exception("match %s could not be verified", match.id)
-        report = Report(str(match.id))
+        logger.exception("match %s could not be verified", match_id)
+        report = Report(str(match_id))
         report.faults.append(f"it could not be verified ({type(exc).__name__})")
-        return report
+        return Match.objects.get(pk=match_id), report
 
 
 def _batches(ids: Iterable[Any]) -> Iterator[list[Any]]:
