@@ -139,23 +139,10 @@ class ScopedRateThrottle(throttling.ScopedRateThrottle, AtomicRate):
         return super().get_cache_key(request, view)
 
 
-class RegistrationRateThrottle(AtomicRate):
-    """New accounts from one address (``registrations``), beside the ``auth`` scope's
-    rate per minute. A request let through holds its place at once, atomically (parallel
-    ones cannot all slip in), and gives it back when no account was made
-    (:meth:`give_back`): a registration refused (a name taken, a throttle) uses none of the
-    address's allowance."""
-
-    scope = "registrations"
-    open_when_down = False
-
-    def get_cache_key(self, request: Any, view: Any) -> str:
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
-
-
 class AddressRate(AtomicRate):
-    """A scope's rate per client address, for a view outside the API (the admin's log-in
-    form counts in the ``auth`` scope, with the API's log-ins and registrations)."""
+    """A scope's rate per client address, whoever is signed in (the admin's log-in form
+    counts in the ``auth`` scope this way, with the API's log-ins). Never let through
+    uncounted while the cache is down."""
 
     open_when_down = False
 
@@ -165,6 +152,17 @@ class AddressRate(AtomicRate):
 
     def get_cache_key(self, request: Any, view: Any) -> str:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class RegistrationRateThrottle(AddressRate):
+    """New accounts from one address (``registrations``), beside the ``auth`` scope's
+    rate per minute. A request let through holds its place at once, atomically (parallel
+    ones cannot all slip in), and gives it back when no account was made
+    (:meth:`give_back`): a registration refused (a name taken, a throttle) uses none of the
+    address's allowance."""
+
+    def __init__(self) -> None:
+        super().__init__("registrations")
 
 
 def address_wait(request: Any, scope: str) -> int | None:

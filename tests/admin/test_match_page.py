@@ -22,6 +22,7 @@ from matches.models import Match, MatchEvent, MatchStatus
 from matches.selectors import audit_record, match_view
 from matches.services import match_abort, match_act, match_create, match_join
 from matches.store import state_at
+from tests.meanwhile import a_move_before_each_verification
 from tests.operators import operator
 
 pytestmark = pytest.mark.django_db
@@ -587,29 +588,8 @@ def test_deleting_events_in_bulk_is_refused_not_ignored(admin_client, players):
 def test_the_verify_action_reads_each_match_as_of_one_moment(admin_client, players, monkeypatch):
     """The selected rows were read with the list, each log later: a move between the two
     made a sound match in play a fault, written so into the admin log."""
-    import threading
-
-    from django.db import connections
-
-    from matches import verify as verifying
-
     match = played(players, "golf", "six-card", 2, 2)
-    real = verifying.verify_match
-
-    def a_move_meanwhile(row):
-        def move():  # (another connection: a player's request)
-            now = Match.objects.get(pk=match.pk)
-            seat = now.seats_to_act[0]
-            action = match_view(now, players[seat])["legal_actions"][0]
-            match_act(match_id=match.id, user=players[seat], action=action)
-            connections.close_all()
-
-        mover = threading.Thread(target=move)
-        mover.start()
-        mover.join()
-        return real(row)
-
-    monkeypatch.setattr(verifying, "verify_match", a_move_meanwhile)
+    a_move_before_each_verification(monkeypatch, match.id, players)
     url = reverse("admin:golf_match_changelist")
     admin_client.post(url, {"action": "verify_selected", "_selected_action": [match.id]})
     entry = LogEntry.objects.get()

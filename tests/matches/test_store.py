@@ -911,26 +911,11 @@ def test_a_log_the_rules_cannot_check_is_a_fault_and_the_others_are_verified(
 def test_verify_reads_a_match_in_play_as_of_one_moment(alice, bob, monkeypatch):
     """Its row was read with its batch, its log later: a move between the two made a sound
     match in play a fault ("the match row says version 412, the log ends at #414")."""
-    from matches import verify as command
+    from tests.meanwhile import a_move_before_each_verification
 
     match = match_create(creator=alice, seats=[{"type": "me"}, {"type": "open"}])
     match_join(match_id=match.id, user=bob)
-    real = command.verify_match
-
-    def a_move_meanwhile(row):
-        def move():  # (another connection: another player's request)
-            state = load_state(Match.objects.get(pk=match.id))
-            seat = state.seats_to_act()[0]
-            action = legal_actions(state, seat)[0].to_json()
-            match_act(match_id=match.id, user=(alice, bob)[seat], action=action)
-            connections.close_all()
-
-        mover = threading.Thread(target=move)
-        mover.start()
-        mover.join()
-        return real(row)
-
-    monkeypatch.setattr(command, "verify_match", a_move_meanwhile)
+    a_move_before_each_verification(monkeypatch, match.id, (alice, bob))
     version = Match.objects.get(pk=match.id).version
     code, out = verify(str(match.id))
     assert code == 0, out
