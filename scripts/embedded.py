@@ -290,11 +290,16 @@ class Redis:
                 return int(line.split()[1])
         return None
 
-    def start(self) -> str:
-        port = self.port()
-        if port is None:
+    def start(self, port: int | None = None) -> str:
+        """Start the server (or find it running): on ``port`` when given, else on a free
+        port derived from the folder."""
+        running = self.port()
+        if running is not None:
+            port = running
+        else:
             self.folder.mkdir(parents=True, exist_ok=True)
-            port = choose_port(self.folder, "redis")
+            if port is None:
+                port = choose_port(self.folder, "redis")
             durable = ["appendonly yes", "appendfsync everysec", 'save "60 1"']
             lines = [
                 "bind 127.0.0.1",

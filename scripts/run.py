@@ -4,8 +4,13 @@ Starts embedded PostgreSQL and Redis under ``var/`` (unless ``DATABASE_URL`` /
 ``CELERY_BROKER_URL`` name servers to use), migrates, then runs the API server, a Celery
 worker for each queue (``interactive``: COM turns people wait for, timers; ``background``:
 COMs playing each other) and Celery beat. Ctrl-C (or SIGTERM) stops all of them, the
-embedded servers included; the data stays in ``var/`` for the next run. When one of the
-processes exits on its own, the others are stopped too and the exit status says which.
+embedded servers included; the data stays in ``var/`` for the next run.
+
+A process that exits on its own (a crash, an out-of-memory kill) is started again, after
+1 s, then 2, 4, 8 and 16 s while it keeps exiting within a minute of its start; an
+embedded server that stops is started again on its port the same way. One that exits
+in the first seconds of the run (a taken port, a bad setting), or six times in a row
+within a minute of each start, stops everything, and the exit status is 1.
 
 While it runs, ``var/run.env`` holds the settings it uses, so that ``scripts/manage``
 (e.g. ``scripts/manage verify_match --all``) works on the same database.
@@ -21,13 +26,23 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
+from typing import NoReturn
+from urllib.parse import urlsplit
 
-from embedded import EmbeddedError, folder_lock, servers
+from embedded import EmbeddedError, Postgres, Redis, folder_lock, servers
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 STOP_TIMEOUT = 20.0
+# supervision: a process that ran this long before exiting starts again after the first
+# delay; one that exits sooner waits twice as long as last time, and after the last delay
+# everything stops: it is not going to stay up
+STABLE_AFTER = 60.0
+RESTART_DELAYS = (1.0, 2.0, 4.0, 8.0, 16.0)
+# an exit this soon after the run started is a configuration error, not a crash
+STARTUP_GRACE = 10.0
 
 
 class Stop(Exception):
@@ -50,6 +65,109 @@ def _processes(env: dict[str, str], var: Path) -> dict[str, list[str]]:
         "beat": [str(BIN / "celery"), "-A", "config", "beat", "--loglevel=INFO",
                  f"--schedule={var / 'celerybeat-schedule'}"],
     }  # fmt: skip
+
+
+class GiveUp(Exception):
+    """A process or server that will not stay up: stop everything."""
+
+
+class Restarts:
+    """When to start again something that stopped, and when to give up on it."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.started = time.monotonic()
+        self.quick_exits = 0
+        self.due: float | None = None  # when to start it again; None while it runs
+
+    def stopped(self, what: str, run_started: float) -> None:
+        now = time.monotonic()
+        if now - run_started < STARTUP_GRACE:
+            raise GiveUp(f"{self.name} {what}, as the service started")
+        quick = now - self.started < STABLE_AFTER
+        self.quick_exits = self.quick_exits + 1 if quick else 1
+        if self.quick_exits > len(RESTART_DELAYS):
+            raise GiveUp(f"{self.name} {what}: {self.quick_exits} times in a row within"
+                         f" {STABLE_AFTER:.0f} s of its start")  # fmt: skip
+        delay = RESTART_DELAYS[self.quick_exits - 1]
+        print(f"run: {self.name} {what}; starting it again in {delay:.0f} s", flush=True)
+        self.due = now + delay
+
+    def running_for(self) -> str:
+        return f"after {time.monotonic() - self.started:.0f} s"
+
+    def is_due(self) -> bool:
+        return self.due is not None and time.monotonic() >= self.due
+
+    def restarted(self) -> None:
+        """Being started again now."""
+        self.started = time.monotonic()
+        self.due = None
+
+
+class EmbeddedServer:
+    """An embedded PostgreSQL or Redis of this run, watched and started again on its port."""
+
+    def __init__(self, server: Postgres | Redis, name: str, port: int) -> None:
+        self.server = server
+        self.port = port
+        self.restarts = Restarts(name)
+
+    def running(self) -> bool:
+        return self.server.port() is not None
+
+    def start(self) -> bool:
+        try:
+            self.server.start(port=self.port)
+        except EmbeddedError as exc:
+            print(f"run: {self.restarts.name} did not start: {exc}", flush=True)
+            return False
+        print(f"run: {self.restarts.name} started again on port {self.port}", flush=True)
+        return True
+
+
+def _embedded(var: Path, env: dict[str, str], given: Mapping[str, str]) -> list[EmbeddedServer]:
+    """The servers this run started (not ones named by the environment)."""
+    watched = []
+    if not given.get("DATABASE_URL"):
+        port = urlsplit(env["DATABASE_URL"]).port
+        assert port is not None
+        watched.append(EmbeddedServer(Postgres(var / "postgres"), "PostgreSQL", port))
+    if not given.get("CELERY_BROKER_URL"):
+        port = urlsplit(env["CELERY_BROKER_URL"]).port
+        assert port is not None
+        watched.append(EmbeddedServer(Redis(var / "redis"), "Redis", port))
+    return watched
+
+
+def _supervise(
+    env: dict[str, str],
+    var: Path,
+    children: dict[str, subprocess.Popen[bytes]],
+    servers: list[EmbeddedServer],
+) -> NoReturn:
+    """Start the processes, then start again whatever stops, until a signal or a GiveUp."""
+    commands = _processes(env, var)
+    run_started = time.monotonic()
+    restarts = {name: Restarts(name) for name in commands}
+    for name, command in commands.items():
+        children[name] = subprocess.Popen(command, cwd=ROOT, env=env)
+    while True:
+        for server in servers:
+            if server.restarts.due is None and not server.running():
+                server.restarts.stopped(f"stopped {server.restarts.running_for()}", run_started)
+            elif server.restarts.is_due():
+                server.restarts.restarted()
+                if not server.start():
+                    server.restarts.stopped("did not start", run_started)
+        for name, child in children.items():
+            if restarts[name].is_due():
+                children[name] = subprocess.Popen(commands[name], cwd=ROOT, env=env)
+                restarts[name].restarted()
+            elif restarts[name].due is None and child.poll() is not None:
+                status = f"exited with status {child.returncode} {restarts[name].running_for()}"
+                restarts[name].stopped(status, run_started)
+        time.sleep(0.2)
 
 
 def _stop(children: dict[str, subprocess.Popen[bytes]]) -> None:
@@ -86,29 +204,25 @@ def _write_env(path: Path, env: dict[str, str]) -> None:
                     + "\n".join(lines) + "\n")  # fmt: skip
 
 
-def serve(var: Path, env: dict[str, str]) -> int:
-    """Run the service's processes until a signal or until one of them exits."""
+def serve(var: Path, env: dict[str, str], servers: list[EmbeddedServer]) -> int:
+    """Run the service's processes until a signal, or until one will not stay up."""
     subprocess.run([str(BIN / "python"), "manage.py", "migrate", "--noinput"],
                    cwd=ROOT, env=env, check=True)  # fmt: skip
+    base = f"http://{env['HOST']}:{env['PORT']}"
+    print(f"Play:     {base}/ (the web client: register and play in a browser)\n"
+          f"API:      {base}/api/\n"
+          f"API docs: {base}/api/docs/ (Swagger UI), {base}/api/redoc/ (Redoc)\n"
+          f"Admin:    {base}/admin/ (create an account: scripts/manage createsuperuser;"
+          f" dashboard: {base}/admin/ops/dashboard/)\n"
+          f"Health:   {base}/healthz  Ready: {base}/readyz\n"
+          f"Data:     {var}\n"
+          "Press Ctrl-C to stop.", flush=True)  # fmt: skip
     children: dict[str, subprocess.Popen[bytes]] = {}
     try:
-        for name, command in _processes(env, var).items():
-            children[name] = subprocess.Popen(command, cwd=ROOT, env=env)
-        base = f"http://{env['HOST']}:{env['PORT']}"
-        print(f"Play:     {base}/ (the web client: register and play in a browser)\n"
-              f"API:      {base}/api/\n"
-              f"API docs: {base}/api/docs/ (Swagger UI), {base}/api/redoc/ (Redoc)\n"
-              f"Admin:    {base}/admin/ (create an account: scripts/manage createsuperuser;"
-              f" dashboard: {base}/admin/ops/dashboard/)\n"
-              f"Health:   {base}/healthz  Ready: {base}/readyz\n"
-              f"Data:     {var}\n"
-              "Press Ctrl-C to stop.", flush=True)  # fmt: skip
-        while True:
-            for name, child in children.items():
-                if child.poll() is not None:
-                    print(f"run: {name} exited with status {child.returncode}; stopping the rest")
-                    return 1
-            time.sleep(0.2)
+        _supervise(env, var, children, servers)
+    except GiveUp as exc:
+        print(f"run: {exc}; stopping the rest", flush=True)
+        return 1
     except Stop:
         print("Stopping...", flush=True)
         return 0
@@ -152,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
             env.setdefault("EVENT_CHAIN_KEYS", _chain_key(var))
             _write_env(run_env, env)
             try:
-                return serve(var, env)
+                return serve(var, env, _embedded(var, env, os.environ))
             finally:
                 run_env.unlink(missing_ok=True)
     except Stop:  # Ctrl-C while the servers were starting

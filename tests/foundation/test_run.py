@@ -3,14 +3,17 @@
 One slow test walks through what a new user does: start the service on a fresh data
 folder, read the docs, run `scripts/walkthrough.sh` (a whole hole against two COMs on
 the worker), verify the match, stop with Ctrl-C (every process ends, the embedded
-PostgreSQL and Redis included), start again and find the match still there.
+PostgreSQL and Redis included), start again and find the match still there. On the way a
+crashed worker and a crashed Redis are started again.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -38,9 +41,9 @@ def fetch(url: str, token: str | None = None) -> tuple[int, str]:
 class Service:
     """`scripts/run.py` (what `make run` runs) in a process group of its own."""
 
-    def __init__(self, var: Path) -> None:
+    def __init__(self, var: Path, port: int | None = None) -> None:
         self.var = var
-        self.port = free_port()
+        self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.env = {k: v for k, v in os.environ.items() if k not in SERVICE_SETTINGS}
         self.env.update(PORT=str(self.port), GOLF_VAR_DIR=str(var))
@@ -80,6 +83,21 @@ class Service:
             os.killpg(self.proc.pid, signal.SIGKILL)
             raise
         return self.output()
+
+    def wait_for(self, text: str, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while text not in self.output():
+            assert self.proc.poll() is None, self.output()[-3000:]
+            assert time.monotonic() < deadline, f"no {text!r} within {timeout} s"
+            time.sleep(0.2)
+
+    def child(self, marker: str) -> int:
+        """The pid of the process `make run` started whose command line holds ``marker``."""
+        pid = self.proc.pid
+        for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+            if marker in Path(f"/proc/{child}/cmdline").read_text().replace("\0", " "):
+                return int(child)
+        raise AssertionError(f"no process of make run runs {marker!r}")
 
     def embedded_status(self) -> str:
         return subprocess.run(
@@ -152,9 +170,30 @@ def test_make_run_serves_the_walkthrough_on_embedded_servers_and_keeps_its_data(
         for played in (match_id, hearts_id, ninety_id):
             assert f"{played}: OK" in verify.stdout, verify.stdout
         assert "0 with faults" in verify.stdout
+
+        # a crash is not the end of the service: the worker and Redis are started again
+        os.kill(service.child("--queues=interactive"), signal.SIGKILL)
+        os.kill(int((var / "redis" / "redis.pid").read_text()), signal.SIGKILL)
+        service.wait_for("run: worker exited with status -9 after ")
+        service.wait_for("run: Redis started again on port ")
+        settings = dict(line.split("=", 1) for line in
+                        (var / "run.env").read_text().splitlines() if "=" in line)  # fmt: skip
+        deadline = time.monotonic() + 90
+        while True:  # a ping sent before the new worker listens is not answered: again
+            pinged = subprocess.run(
+                [str(Path(sys.executable).parent / "celery"), "-A", "config", "inspect", "ping",
+                 "--destination", f"interactive@{socket.gethostname()}", "--timeout", "3"],
+                cwd=ROOT, env={**service.env, **settings}, capture_output=True, text=True,
+                timeout=60,
+            )  # fmt: skip
+            if pinged.returncode == 0 or time.monotonic() > deadline:
+                break
+        assert "pong" in pinged.stdout, pinged.stdout + pinged.stderr + service.output()[-3000:]
+        assert fetch(service.base + "/readyz")[0] == 200
     finally:
         output = service.interrupt()
     assert "Stopping" in output
+    assert "stopping the rest" not in output
     assert_all_stopped(service)
 
     # a second start reuses the data: the finished match is still there
@@ -175,6 +214,23 @@ def test_make_run_serves_the_walkthrough_on_embedded_servers_and_keeps_its_data(
     assert_all_stopped(service)
     # everything it wrote is under its data folder: nothing new in the repository's root
     assert sorted(os.listdir(ROOT)) == root_before
+
+
+@pytest.mark.slow
+def test_run_stops_everything_when_a_process_fails_as_it_starts(tmp_path):
+    """A process that exits in the run's first seconds (here the API: its port is taken) is
+    a setting to fix, not a crash to start again: everything stops, with status 1."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        service = Service(tmp_path / "var", port=taken.getsockname()[1])
+        assert service.proc.wait(timeout=120) == 1, service.output()
+    output = service.output()
+    assert "address already in use" in output.lower()
+    assert re.search(r"^run: api exited with status [1-9]\d* after ", output, re.MULTILINE)
+    assert ", as the service started; stopping the rest" in output
+    assert "starting it again" not in output
+    assert_all_stopped(service)
 
 
 @pytest.mark.parametrize(("argument", "status", "says"), [
