@@ -115,10 +115,16 @@ if _database_password := env_str("DATABASE_PASSWORD"):
     DATABASES["default"]["PASSWORD"] = _database_password
 DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = env_int("DB_CONNECT_TIMEOUT", 5)
 if _pool_max:
+    # a pool that answers at once while the database is down (config/postgresql)
+    DATABASES["default"]["ENGINE"] = "config.postgresql"
     DATABASES["default"]["OPTIONS"]["pool"] = {
         "min_size": min(env_int("DB_POOL_MIN", 1), _pool_max),
         "max_size": _pool_max,
         "timeout": env_int("DB_POOL_TIMEOUT", 10),
+        # while the database is down: how long a request waits, and how long the pool backs
+        # off between attempts to connect (up to about half of it) before it starts over
+        "outage_timeout": 1.0,
+        "reconnect_timeout": 20.0,
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
