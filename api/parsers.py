@@ -37,6 +37,19 @@ def _refuse_constant(name: str) -> None:
     raise ValueError(f"{name} is not JSON")
 
 
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, its keys each given once (JSON leaves a repeated key's meaning open:
+    the last would win here, another reader might take the first)."""
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ParseError(f"malformed JSON: the key {key[:40]!r} is given twice")
+            seen.add(key)
+    return data
+
+
 def _utf8(charset: str) -> bool:
     try:
         return codecs.lookup(charset).name == "utf-8"
@@ -61,7 +74,7 @@ class StrictJSONParser(JSONParser):
         except UnicodeDecodeError:
             raise ParseError("the body is not valid UTF-8") from None
         try:
-            data = json.loads(text, parse_constant=_refuse_constant)
+            data = json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=_object)
         except RecursionError:  # nested beyond what the parser itself can follow
             raise ParseError(f"the JSON nests deeper than {MAX_DEPTH} levels") from None
         except ValueError as exc:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from django.contrib.auth import get_user_model, password_validation
@@ -362,8 +363,21 @@ class JoinSerializer(StrictSerializer):
     seat = serializers.IntegerField(required=False, min_value=0, max_value=5)
 
 
+class NoBodySerializer(StrictSerializer):
+    # what a request that takes no body may carry: nothing, or {} (a malformed or unknown
+    # body is refused before anything is done: a leave or a log-out is not undone)
+    pass
+
+
+def _no_control_characters(value: str) -> None:
+    if any(unicodedata.category(c) in ("Cc", "Cf") for c in value):
+        raise serializers.ValidationError("no control or format characters")
+
+
 class AbortSerializer(StrictSerializer):
-    reason = serializers.CharField(required=False, max_length=200, allow_blank=True)
+    reason = serializers.CharField(
+        required=False, max_length=200, allow_blank=True, validators=[_no_control_characters]
+    )
 
 
 class EventSerializer(serializers.Serializer):

@@ -208,6 +208,7 @@ def problems(*codes: int) -> dict[tuple[int, str], OpenApiResponse]:
         "too_many_matches, cannot_leave, ...)",
         412: "stale If-Match (precondition_failed)",
         413: "request body too large",
+        415: "the body is not JSON (unsupported_media_type)",
         422: "the rules do not allow the action (not_your_turn, must_swap_taken_discard, ...)",
         429: "throttled",
     }
@@ -358,11 +359,13 @@ class TokenView(QueryChecked, APIView):
     @extend_schema(
         tags=["accounts"],
         summary="Revoke your token",
-        description="The token you sent no longer works, on any device; log in for a new one.",
+        description="The token you sent no longer works, on any device; log in for a new one. "
+        "It takes no body (or `{}`): any other is refused, and the token kept.",
         request=None,
-        responses={204: None, **problems(401)},
+        responses={204: None, **problems(400, 401, 413, 415)},
     )
     def delete(self, request: Request) -> Response:
+        s.NoBodySerializer(data=request.data).is_valid(raise_exception=True)
         Token.objects.filter(user=request.user).delete()
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -810,15 +813,17 @@ class LeaveView(QueryChecked, APIView):
             "The last player to leave aborts the match instead (`match_aborted`, the seed "
             "revealed; your seat stays yours). A lobby is not left (its creator may abort "
             "it, and it expires), nor a local match (abort it): `409 cannot_leave`. No event "
-            "is written for a seat handed over: the match's `seats` show it."
+            "is written for a seat handed over: the match's `seats` show it. It takes no "
+            "body (or `{}`): any other is refused, and nothing is done."
         ),
         request=None,
         responses={
             204: OpenApiResponse(description="you have left the match"),
-            **problems(400, 401, 403, 404, 409),
+            **problems(400, 401, 403, 404, 409, 413, 415),
         },
     )
     def post(self, request: Request, match_id: str) -> Response:
+        s.NoBodySerializer(data=request.data).is_valid(raise_exception=True)
         services.match_leave(match_id=match_id, user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 

@@ -53,6 +53,19 @@ def test_token_obtain_and_revoke(anon, users):
     assert_problem(anon.get("/api/me"), 401, "authentication_failed")
 
 
+def test_a_log_out_with_a_body_it_does_not_take_is_refused_and_keeps_the_token(anon, users):
+    token = anon.post(
+        "/api/auth/token", {"username": "alice", "password": "pw-alice-123"}, format="json"
+    )
+    anon.credentials(HTTP_AUTHORIZATION=f"Token {token.json()['token']}")
+    refused = anon.delete("/api/auth/token", "x" * 1000, content_type="text/plain")
+    assert_problem(refused, 415, "unsupported_media_type")
+    assert_problem(anon.delete("/api/auth/token", {"all": True}, format="json"), 400,
+                   "validation_error")  # fmt: skip
+    assert anon.get("/api/me").status_code == 200
+    assert anon.delete("/api/auth/token", {}, format="json").status_code == 204
+
+
 def test_wrong_credentials(anon, users):
     assert_problem(
         anon.post("/api/auth/token", {"username": "alice", "password": "nope"}, format="json"),

@@ -479,6 +479,25 @@ def test_a_lone_surrogate_in_a_body_is_a_clear_400(alice, duel):
     assert_problem(response, 400, "malformed_request")
 
 
+@pytest.mark.parametrize("body", [
+    '{"game": "golf", "game": "hearts", "seats": [{"type": "me"}, {"type": "com"}]}',
+    '{"seats": [{"type": "me"}, {"type": "com", "level": "easy", "level": "hard"}]}',
+])  # fmt: skip
+def test_a_key_given_twice_in_a_body_is_a_clear_400(alice, body):
+    response = alice.post("/api/matches", body, content_type="application/json")
+    assert "given twice" in assert_problem(response, 400, "malformed_request")["detail"]
+    assert alice.get("/api/matches?mine=true").json()["count"] == 0
+
+
+@pytest.mark.parametrize("reason", ["\x1b[31mred\x1b[0m", "line\nbreak", "bell\x07", "rtl\u202e"])
+def test_an_abort_reason_with_control_characters_is_refused(alice, reason):
+    seats = [{"type": "me"}, {"type": "open"}]
+    match_id = alice.post("/api/matches", {"seats": seats}, format="json").json()["id"]
+    response = alice.post(f"/api/matches/{match_id}/abort", {"reason": reason}, format="json")
+    assert "reason" in assert_problem(response, 400, "validation_error")["errors"]
+    assert alice.get(f"/api/matches/{match_id}").json()["status"] == "waiting"
+
+
 @pytest.mark.parametrize("depth", [40, 1000, 30_000])
 def test_deeply_nested_json_is_a_clear_400_anywhere(anon, depth):
     body = "[" * depth + "]" * depth

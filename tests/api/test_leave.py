@@ -99,3 +99,19 @@ def test_leaving_needs_a_seat_and_a_match(carol, anon, duel):
     assert_problem(
         carol.post(f"/api/matches/{duel}/leave?now=1", {}, format="json"), 400, "validation_error"
     )
+
+
+@pytest.mark.parametrize(("body", "content_type", "status", "code"), [
+    ("{bad", "application/json", 400, "malformed_request"),
+    ('{"seat": 1}', "application/json", 400, "validation_error"),
+    ("[]", "application/json", 400, "validation_error"),
+    ("hello", "text/plain", 415, "unsupported_media_type"),
+])  # fmt: skip
+def test_a_leave_with_a_body_it_does_not_take_is_refused_and_leaves_nothing(
+    bob, duel, body, content_type, status, code
+):
+    """A leave cannot be taken back: a request that is not what it means is refused first."""
+    response = bob.post(f"/api/matches/{duel}/leave", body, content_type=content_type)
+    assert_problem(response, status, code)
+    assert Seat.objects.get(match_id=duel, index=1).kind == SeatKind.HUMAN
+    assert bob.post(f"/api/matches/{duel}/leave").status_code == 204  # no body: it is left
