@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -22,4 +23,17 @@ def parse_overrides(items: Sequence[str]) -> dict[str, Any]:
             overrides[name] = json.loads(raw)
         except ValueError:
             overrides[name] = raw
+        except RecursionError:
+            raise EngineError(f"--set {name}: the value nests too deep") from None
     return overrides
+
+
+def positive_int(text: str) -> int:
+    """An ``argparse`` type: a whole number, 1 or more (deals, holes, processes)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value

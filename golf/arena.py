@@ -27,7 +27,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from cards.cli import parse_overrides
+from cards.cli import parse_overrides, positive_int
 from golf.actions import Action
 from golf.com.policies import LEVEL_ALIASES, POLICIES, resolve_level
 from golf.decide import decide, start_match
@@ -138,7 +138,7 @@ def run_arena(
         for start in range(0, holes, chunk)
     ]
     if jobs > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(parts))) as pool:
             for tally in pool.map(run_chunk, parts):
                 total.merge(tally)
     else:
@@ -218,10 +218,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--preset", default="six-card", choices=sorted(PRESETS))
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--holes", type=int, default=2000)
+    parser.add_argument("--holes", type=positive_int, default=2000)
     parser.add_argument("--seats", default="hard,normal", help="levels, one per seat")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--jobs", type=positive_int, default=1)
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)

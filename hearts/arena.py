@@ -34,7 +34,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from cards.cli import parse_overrides
+from cards.cli import parse_overrides, positive_int
 from cards.errors import EngineError
 from cards.protocol import COM
 from hearts.com.heuristic import MOON_GO
@@ -155,7 +155,7 @@ def run_arena(
         for start in range(1, deals + 1, size)
     ]
     if jobs > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(parts))) as pool:
             for part in pool.map(run_chunk, parts):
                 total.merge(part)
     else:
@@ -259,10 +259,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--preset", default="hearts-classic", choices=sorted(PRESETS))
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--deals", type=int, default=2000)
+    parser.add_argument("--deals", type=positive_int, default=2000)
     parser.add_argument("--seats", default="hard,normal,normal,normal", help="a level a seat")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--jobs", type=positive_int, default=1)
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument(
         "--rotations",

@@ -30,7 +30,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from cards.cli import parse_overrides
+from cards.cli import parse_overrides, positive_int
 from cards.errors import EngineError
 from cards.protocol import COM
 from cards.shuffle import commitment_of
@@ -162,7 +162,7 @@ def run_arena(rules: Rules, entries: Sequence[str], deals: int, seed: int, jobs:
         for start in range(0, deals, chunk)
     ]
     if jobs > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(parts))) as pool:
             for tally in pool.map(run_chunk, parts):
                 total.merge(tally)
     else:
@@ -257,10 +257,10 @@ def print_summary(result: dict[str, Any]) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    parser.add_argument("--deals", type=int, default=2000)
+    parser.add_argument("--deals", type=positive_int, default=2000)
     parser.add_argument("--seats", default="hard,normal,normal", help="a level per seat")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--jobs", type=positive_int, default=1)
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)

@@ -8,6 +8,7 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.utils import timezone
 
 from matches.models import FollowUp, FollowUpKind, Match, MatchEvent
@@ -910,3 +911,15 @@ def test_an_accounts_com_turns_past_their_rate_are_put_off_and_spread(
     Match.objects.filter(pk=made[2].id).update(turn_started_at=now - 3 * stall)
     shown = {s.match_id: s.waiting_since for s in stalled()}
     assert shown[str(made[2].id)] == now - stall
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-1", "99999999999999999999", "soon"])
+def test_sweep_matches_refuses_a_threshold_that_is_no_number_of_seconds(value):
+    with pytest.raises(CommandError, match="--older-than"):
+        call_command("sweep_matches", "--older-than", value, stdout=StringIO())
+
+
+def test_verify_match_takes_ids_or_all_not_both(alice):
+    match = match_create(creator=alice, seats=[{"type": "me"}, {"type": "open"}])
+    with pytest.raises(CommandError, match="give match ids or --all, not both"):
+        call_command("verify_match", "--all", str(match.id), stdout=StringIO())

@@ -7,6 +7,7 @@ their task enqueued again. Safe to run at any time.
 
 from __future__ import annotations
 
+import argparse
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
@@ -14,6 +15,17 @@ from django.core.management.base import BaseCommand, CommandParser
 from matches.tasks import sweep_report
 
 REFUSED = "the broker did not take it (the next sweep tries again)"
+
+
+def _seconds(text: str) -> float:
+    """0 or more seconds, at most a year."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 <= value <= 366 * 24 * 3600:  # (NaN is neither)
+        raise argparse.ArgumentTypeError(f"seconds from 0 to a year, not {text}")
+    return value
 
 
 class Command(BaseCommand):
@@ -25,7 +37,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--older-than",
-            type=float,
+            type=_seconds,
             default=None,
             help="seconds a match must have waited to count as stalled (default "
             "COM_STALL_SECONDS); a stalled match's work sent in the last that many seconds, "

@@ -100,6 +100,8 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["all"] and options["match_ids"]:
+            raise CommandError("give match ids or --all, not both")
         if options["all"]:
             ids: list[Any] = list(
                 Match.objects.order_by("created_at", "id").values_list("id", flat=True)
