@@ -695,15 +695,19 @@ class MatchListView(QueryChecked, APIView):
         data.is_valid(raise_exception=True)
         v = data.validated_data
         overrides = dict(v.get("rules") or {})
+        # (the game is not checked yet: a name no game has, has no pause either)
+        named = [g for g in all_games() if g.info.name == v["game"]]
         for shortcut in sorted(RULE_SHORTCUTS):  # request fields for rules options
+            if shortcut in v and named and shortcut not in {o.name for o in named[0].info.options}:
+                raise invalid_field(  # as the schema has it: not a field of that game's
+                    shortcut, f"a {v['game']} match has no {shortcut} option", "unknown field"
+                )
             if shortcut in v and shortcut in overrides:
                 raise invalid_field(
                     shortcut, f"{shortcut} is given twice, on its own and in rules", "once"
                 )
             if shortcut in v:
                 overrides[shortcut] = v[shortcut]
-        # (the game is not checked yet: a name no game has, has no pause either)
-        named = [g for g in all_games() if g.info.name == v["game"]]
         pauses = any(g.info.pause_phases for g in named)
         if "round_pause_seconds" in v and named and not pauses:  # as the schema has it, null too
             raise invalid_field(
@@ -889,7 +893,7 @@ class ActionView(QueryChecked, TokenCheckingMixin, APIView):
                 "Idempotency-Key",
                 {"type": "string", "pattern": IDEMPOTENCY_KEY.pattern},
                 OpenApiParameter.HEADER,
-                description="1-128 printable ASCII characters",
+                description="1-128 visible ASCII characters (no spaces)",
             ),
         ],
         examples=[
@@ -939,7 +943,7 @@ class ActionView(QueryChecked, TokenCheckingMixin, APIView):
                 400,
                 "malformed_request",
                 "Malformed request",
-                "Idempotency-Key must be 1-128 printable ASCII characters",
+                "Idempotency-Key must be 1-128 visible ASCII characters (no spaces)",
             )
         token = request.auth if isinstance(request.auth, TokenCheck) else None
         try:

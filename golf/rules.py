@@ -166,7 +166,9 @@ class Rules:
         data = PRESETS[preset].to_json()
         unknown = sorted(map(str, set(overrides) - set(FIELD_NAMES) - {"preset"}))
         if unknown:
-            raise RulesError(unknown[0], f"unknown rules option; options are {FIELD_NAMES}")
+            raise RulesError(
+                unknown[0], f"unknown rules option; the options are {', '.join(FIELD_NAMES)}"
+            )
         if overrides.get("preset", preset) != preset:
             raise RulesError(
                 "preset", "the preset is chosen by the match's 'preset', not inside the rules"
@@ -188,7 +190,9 @@ class Rules:
             raise RulesError("preset", f"unknown preset {preset!r}; one of {sorted(PRESETS)}")
         unknown = sorted(map(str, set(data) - set(FIELD_NAMES) - {"preset", "points"}))
         if unknown:
-            raise RulesError(unknown[0], f"unknown rules option; options are {FIELD_NAMES}")
+            raise RulesError(
+                unknown[0], f"unknown rules option; the options are {', '.join(FIELD_NAMES)}"
+            )
         base = PRESETS[preset]
         kwargs: dict[str, Any] = {"preset": preset}
         for name in FIELD_NAMES:

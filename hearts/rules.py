@@ -197,7 +197,9 @@ def _preset(name: object) -> Rules:
 def _check_names(data: Mapping[str, Any]) -> None:
     unknown = sorted(map(str, set(data) - set(OPTION_NAMES) - {"preset"}))
     if unknown:
-        raise RulesError(unknown[0], f"unknown rules option; the options are {OPTION_NAMES}")
+        raise RulesError(
+            unknown[0], f"unknown rules option; the options are {', '.join(OPTION_NAMES)}"
+        )
 
 
 def _integer(name: str, bounds: tuple[int, int], *, nullable: bool = False) -> Callable[..., Any]:

@@ -59,7 +59,9 @@ class Rules:
             raise RulesError("preset", f"unknown preset {preset!r}; one of {sorted(PRESETS)}")
         unknown = sorted(str(k) for k in set(data) - set(OPTIONS) - {"preset"})
         if unknown:
-            raise RulesError(unknown[0], f"unknown rules option; the options are {list(OPTIONS)}")
+            raise RulesError(
+                unknown[0], f"unknown rules option; the options are {', '.join(OPTIONS)}"
+            )
         base = PRESETS[preset]
         values = {
             name: _PARSERS[name](data[name]) if name in data else getattr(base, name)

@@ -612,6 +612,25 @@ def test_the_export_answers_a_client_that_asks_for_ndjson(alice, duel):
     assert [json.loads(line)["seq"] for line in lines] == list(range(1, len(lines) + 1))
 
 
+@pytest.mark.parametrize(("game", "field", "value"), [
+    ("hearts", "local", True),
+    ("hearts", "holes", 3),
+    ("ninety-nine", "undo", True),
+    ("ninety-nine", "local", False),
+])  # fmt: skip
+def test_a_rules_shortcut_of_another_game_is_an_unknown_field(alice, game, field, value):
+    """As the schema has it: the field is not there for that game. It is named as sent, not
+    as the rules option it would have been (``rules.local``)."""
+    seats = [{"type": "me"}, *[{"type": "com", "level": "easy"}] * 3]
+    response = alice.post(
+        "/api/matches", {"game": game, "seats": seats, field: value}, format="json"
+    )
+    problem = assert_problem(response, 400, "validation_error")
+    assert problem["errors"] == {field: ["unknown field"]}
+    assert f"a {game} match has no {field} option" in problem["detail"]
+    assert not Match.objects.exists()
+
+
 @pytest.mark.parametrize("game", ["hearts", "ninety-nine"])
 def test_golfs_name_for_the_round_pause_is_refused_for_other_games(alice, game):
     seats = [{"type": "me"}, *[{"type": "com", "level": "easy"}] * 3]
