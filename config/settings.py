@@ -247,6 +247,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # api/urls.py: a match's id in either case, a UUID all the same
+    "PATH_CONVERTER_OVERRIDES": {"match_id": {"type": "string", "format": "uuid"}},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api.openapi.close_request_bodies",

@@ -266,6 +266,18 @@ def test_unknown_match_is_404(alice, duel):
     assert_problem(alice.get(f"/api/matches/{duel}/nowhere"), 404, "not_found")
 
 
+def test_a_match_id_in_capitals_names_the_same_match(alice, duel):
+    """A UUID's hex digits are one number however written (RFC 9562 reads either case)."""
+    shouting = str(duel).upper()
+    assert shouting != str(duel)
+    detail = alice.get(f"/api/matches/{shouting}")
+    assert detail.status_code == 200 and detail.json()["id"] == str(duel)
+    assert alice.get(f"/api/matches/{shouting}/events").status_code == 200
+    revealed = alice.post(f"/api/matches/{shouting}/actions", {"type": "reveal", "position": 0},
+                          format="json")  # fmt: skip
+    assert revealed.status_code == 200, revealed.content
+
+
 def test_join(alice, bob, carol):
     match_id = create(alice, seats=[{"type": "me"}, {"type": "open"}]).json()["id"]
     assert carol.get(f"/api/matches/{match_id}").json()["status"] == "waiting"
