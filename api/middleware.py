@@ -7,7 +7,9 @@ from collections.abc import Callable
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.middleware.common import CommonMiddleware as DjangoCommonMiddleware
 from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import escape_leading_slashes
 
 from api.problems import (
     UNAVAILABLE_DETAIL,
@@ -86,3 +88,12 @@ class ProblemMiddleware:
                 500, "server_error", "Server error", "an unexpected error occurred"
             )
         return None
+
+
+class CommonMiddleware(DjangoCommonMiddleware):
+    """Django's, answering a POST (PUT, PATCH, DELETE) to a page's path without its slash
+    (``/admin``) in development as in production: a 301 to the path with it. With ``DEBUG``
+    on, Django raised instead, a 500 under ``make run``."""
+
+    def get_full_path_with_slash(self, request: HttpRequest) -> str:
+        return escape_leading_slashes(request.get_full_path(force_append_slash=True))

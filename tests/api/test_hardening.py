@@ -555,6 +555,16 @@ def test_every_unknown_api_path_is_a_problem_even_in_development(alice, path, co
         assert_problem(alice.get(path), 404, code)
 
 
+@pytest.mark.parametrize("method", ["post", "put", "patch", "delete"])
+def test_a_post_to_a_page_without_its_slash_is_redirected_even_in_development(anon, method):
+    """As in production: a 301 to the path with its slash, not a 500 (Django's error for
+    the developer, whose form should name the slash)."""
+    with override_settings(DEBUG=True):
+        response = getattr(anon, method)("/admin?next=/admin/")
+    assert response.status_code == 301
+    assert response["Location"] == "/admin/?next=/admin/"
+
+
 @pytest.mark.parametrize("charset", ["rot13", "base64", "hex", "zlib", "latin-1", "utf-16"])
 def test_a_body_in_a_charset_that_is_not_utf8_is_a_clear_415(anon, charset):
     response = anon.post(
