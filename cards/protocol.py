@@ -64,6 +64,8 @@ class GameInfo:
     # phases that are a pause between rounds: the seats to act only say they are ready
     # (a match may bound how long the platform waits for them)
     pause_phases: Sequence[str] = ()
+    # the boolean rules option that turns those pauses on, where the rules may turn them off
+    pause_option: str | None = None
     # phases in which the seat to act goes on with a turn it began (Golf's opening flips,
     # the placement of the card it drew): its turn timer runs on; any other move of a
     # seat starts a new wait

@@ -55,6 +55,7 @@ class Golf:
         # one human and two COMs on a 3x3 grid (as Flick Nines plays), else one COM
         default_seats=dict(DEFAULT_SEATS),
         pause_phases=(state.Phase.HOLE_OVER.value,),
+        pause_option="pause_between_holes",
         # a seat's opening flips, and a draw then its placement, are one turn each
         turn_goes_on_phases=(state.Phase.FLIPS.value, state.Phase.PLACE.value),
     )

@@ -588,6 +588,12 @@ def match_create(
             f"{played.info.title} has no pause between rounds to bound",
             field="round_pause_seconds",
         )
+    pause_option = played.info.pause_option
+    if round_pause_seconds is not None and pause_option and rules_json.get(pause_option) is False:
+        raise errors.InvalidMatchRequest(
+            f"with {pause_option} off there is no pause between rounds to bound",
+            field="round_pause_seconds",
+        )
     has_open = any(s.type == "open" for s in requests)
     first = played.replay(events)
     to_act = played.seats_to_act(first)

@@ -641,6 +641,19 @@ def test_a_rules_shortcut_of_another_game_is_an_unknown_field(alice, game, field
     assert not Match.objects.exists()
 
 
+@pytest.mark.parametrize("field", ["hole_pause_seconds", "round_pause_seconds"])
+def test_a_pause_bound_is_refused_where_the_rules_turn_the_pause_off(alice, field):
+    seats = [{"type": "me"}, {"type": "com", "level": "easy"}]
+    body = {"seats": seats, field: 5, "rules": {"pause_between_holes": False}}
+    problem = assert_problem(alice.post("/api/matches", body, format="json"), 400,
+                             "validation_error")  # fmt: skip
+    assert "round_pause_seconds" in problem["errors"]
+    assert "with pause_between_holes off there is no pause" in problem["detail"]
+    assert not Match.objects.exists()
+    body["rules"] = {"pause_between_holes": True}
+    assert alice.post("/api/matches", body, format="json").status_code == 201
+
+
 @pytest.mark.parametrize("game", ["hearts", "ninety-nine"])
 def test_golfs_name_for_the_round_pause_is_refused_for_other_games(alice, game):
     seats = [{"type": "me"}, *[{"type": "com", "level": "easy"}] * 3]

@@ -713,6 +713,10 @@ def test_info_and_schemas(name: str) -> None:
     assert info.com_levels and info.default_com_level in info.com_levels
     assert 1 <= info.min_seats <= info.max_seats
     assert len({o.name for o in info.options}) == len(info.options)
+    if info.pause_option is not None:  # a boolean option of the game's, for pauses it has
+        assert info.pause_phases
+        option = next(o for o in info.options if o.name == info.pause_option)
+        assert option.schema.get("type") == "boolean", option.schema
     schemas = game.json_schemas()
     prefix = info.title.replace(" ", "")
     assert all(name.startswith(prefix) for name in schemas.components), "names are the game's"
