@@ -5,13 +5,45 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from rest_framework.exceptions import NotAcceptable
 from rest_framework.negotiation import DefaultContentNegotiation
+
+
+def _refused(media_range: str) -> bool:
+    """Whether an ``Accept`` entry says "not this" (``q=0``, RFC 9110 12.4.2)."""
+    for param in media_range.split(";")[1:]:
+        name, _, value = param.partition("=")
+        if name.strip().lower() == "q":
+            try:
+                return float(value.strip()) == 0
+            except ValueError:
+                return False
+    return False
 
 
 class FormatNegotiation(DefaultContentNegotiation):
     """``?format=`` picks one of a view's renderers by its name; a name the view has none
     for is a query parameter's bad value, a 400 ``validation_error`` naming those it has
-    (DRF answers a bare 404, read as if the match were unknown)."""
+    (DRF answers a bare 404, read as if the match were unknown). An ``Accept`` entry of
+    ``q=0`` refuses its type (DRF took it as any other): none left is a 406."""
+
+    def get_accept_list(self, request: Any) -> list[str]:
+        return [entry for entry in super().get_accept_list(request) if not _refused(entry)]
+
+    def select_renderer(
+        self, request: Any, renderers: Sequence[Any], format_suffix: str | None = None
+    ) -> tuple[Any, str]:
+        # a type refused by name is not chosen through a wildcard either ("text/event-stream;
+        # q=0, */*": not the events' stream, any other)
+        refused = {
+            entry.split(";")[0].strip().lower()
+            for entry in super().get_accept_list(request)
+            if _refused(entry)
+        }
+        kept = [r for r in renderers if r.media_type.split(";")[0].strip().lower() not in refused]
+        if not kept:
+            raise NotAcceptable(available_renderers=renderers)
+        return super().select_renderer(request, kept, format_suffix)
 
     def filter_renderers(self, renderers: Sequence[Any], format: str) -> list[Any]:
         found = [renderer for renderer in renderers if renderer.format == format]

@@ -704,6 +704,24 @@ def test_a_stream_in_a_type_it_is_not_sent_in_is_a_406_the_schema_declares(alice
     assert_problem(response, 406, "not_acceptable")
 
 
+@pytest.mark.parametrize(("path", "accept", "status"), [
+    ("/api/me", "application/json;q=0", 406),
+    ("/api/me", "application/json; Q=0.000", 406),
+    ("/api/me", "application/json;q=0, */*;q=0", 406),
+    ("/api/me", "text/html;q=0, application/json", 200),
+    ("/api/me", "application/json;q=0.001", 200),
+    ("/api/matches/{duel}/stream", "text/event-stream;q=0, application/x-ndjson;q=0", 406),
+    ("/api/matches/{duel}/stream", "text/event-stream;q=0, */*", 200),
+])  # fmt: skip
+def test_an_accept_of_q_0_refuses_its_type(alice, duel, path, accept, status):
+    response = alice.get(path.format(duel=duel), HTTP_ACCEPT=accept)
+    assert response.status_code == status, response.content
+    if status == 406:
+        assert_problem(response, 406, "not_acceptable")
+    elif "stream" in path:
+        assert response["Content-Type"].startswith("application/x-ndjson")
+
+
 def test_a_token_with_a_nul_is_refused_not_a_500(users):
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION="Token \x00abc")
