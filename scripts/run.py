@@ -4,7 +4,8 @@ Starts embedded PostgreSQL and Redis under ``var/`` (unless ``DATABASE_URL`` /
 ``CELERY_BROKER_URL`` name servers to use), migrates, then runs the API server, a Celery
 worker for each queue (``interactive``: COM turns people wait for, timers; ``background``:
 COMs playing each other) and Celery beat. Ctrl-C (or SIGTERM) stops all of them, the
-embedded servers included; the data stays in ``var/`` for the next run.
+embedded servers included (each process in a process group of its own, stopped whole);
+the data stays in ``var/`` for the next run.
 
 A process that exits on its own (a crash, an out-of-memory kill) is started again, after
 1 s, then 2, 4, 8 and 16 s while it keeps exiting within a minute of its start; an
@@ -151,7 +152,7 @@ def _supervise(
     run_started = time.monotonic()
     restarts = {name: Restarts(name) for name in commands}
     for name, command in commands.items():
-        children[name] = subprocess.Popen(command, cwd=ROOT, env=env)
+        children[name] = _start(command, env)
     while True:
         for server in servers:
             if server.restarts.due is None and not server.running():
@@ -162,26 +163,48 @@ def _supervise(
                     server.restarts.stopped("did not start", run_started)
         for name, child in children.items():
             if restarts[name].is_due():
-                children[name] = subprocess.Popen(commands[name], cwd=ROOT, env=env)
+                _signal_group(child, signal.SIGKILL)  # what outlived the wait for a restart
+                children[name] = _start(commands[name], env)
                 restarts[name].restarted()
             elif restarts[name].due is None and child.poll() is not None:
+                # its own children may outlive it (uvicorn's workers go on serving the
+                # port, a new API could not take it): they stop now
+                _signal_group(child, signal.SIGTERM)
                 status = f"exited with status {child.returncode} {restarts[name].running_for()}"
                 restarts[name].stopped(status, run_started)
         time.sleep(0.2)
 
 
+def _start(command: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
+    """A process in a process group of its own: it and whatever it starts are stopped
+    together (Ctrl-C reaches them through this script)."""
+    return subprocess.Popen(command, cwd=ROOT, env=env, process_group=0)
+
+
+def _signal_group(child: subprocess.Popen[bytes], signum: int) -> bool:
+    """Signal ``child``'s process group; whether any of it was still there."""
+    try:
+        os.killpg(child.pid, signum)
+    except ProcessLookupError:
+        return False
+    return True
+
+
 def _stop(children: dict[str, subprocess.Popen[bytes]]) -> None:
     for child in children.values():
-        if child.poll() is None:
-            child.send_signal(signal.SIGTERM)
+        _signal_group(child, signal.SIGTERM)
     deadline = time.monotonic() + STOP_TIMEOUT
     for name, child in children.items():
         try:
             child.wait(timeout=max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             print(f"run: {name} did not stop within {STOP_TIMEOUT:.0f} s; killing it")
-            child.kill()
-            child.wait()
+        while _signal_group(child, 0):  # its own children too
+            if time.monotonic() > deadline:
+                _signal_group(child, signal.SIGKILL)
+                break
+            time.sleep(0.1)
+        child.wait()
 
 
 def _chain_key(var: Path) -> str:

@@ -43,6 +43,7 @@ class Service:
 
     def __init__(self, var: Path, port: int | None = None) -> None:
         self.var = var
+        self.groups: set[int] = set()  # the process groups of what it started, as seen
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.env = {k: v for k, v in os.environ.items() if k not in SERVICE_SETTINGS}
@@ -93,11 +94,16 @@ class Service:
 
     def child(self, marker: str) -> int:
         """The pid of the process `make run` started whose command line holds ``marker``."""
-        pid = self.proc.pid
-        for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+        for child in self.children():
             if marker in Path(f"/proc/{child}/cmdline").read_text().replace("\0", " "):
-                return int(child)
+                return child
         raise AssertionError(f"no process of make run runs {marker!r}")
+
+    def children(self) -> list[int]:
+        pid = self.proc.pid
+        children = [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        self.groups.update(children)  # each leads a process group of its own
+        return children
 
     def embedded_status(self) -> str:
         return subprocess.run(
@@ -109,15 +115,24 @@ class Service:
         ).stdout
 
 
-def assert_all_stopped(service: Service) -> None:
-    deadline = time.monotonic() + 20
-    while True:  # the worker's pool children may take a moment after their parent
+def group_gone(pgid: int, timeout: float = 20) -> bool:
+    """Whether process group ``pgid`` has no process left within ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
         try:
-            os.killpg(service.proc.pid, 0)
+            os.killpg(pgid, 0)
         except ProcessLookupError:
-            break
-        assert time.monotonic() < deadline, "processes of make run outlived Ctrl-C"
+            return True
+        if time.monotonic() > deadline:
+            return False
         time.sleep(0.2)
+
+
+def assert_all_stopped(service: Service) -> None:
+    # make run's own group, and those of the processes it started (one each, with the
+    # processes they start: the worker's pool, the API's uvicorn workers)
+    for group in (service.proc.pid, *service.groups):
+        assert group_gone(group), f"processes of make run outlived Ctrl-C (group {group})"
     status = service.embedded_status()
     assert status == "postgres: stopped\nredis: stopped\n", status + service.output()[-3000:]
     assert not (service.var / "run.env").exists()
@@ -130,6 +145,7 @@ def test_make_run_serves_the_walkthrough_on_embedded_servers_and_keeps_its_data(
     service = Service(var)
     try:
         service.wait_ready()
+        assert len(service.children()) == 4  # the API, two workers, beat
         status, body = fetch(service.base + "/api/docs/")
         assert status == 200 and "swagger-ui" in body.lower()
         status, body = fetch(service.base + "/readyz")
@@ -171,11 +187,18 @@ def test_make_run_serves_the_walkthrough_on_embedded_servers_and_keeps_its_data(
             assert f"{played}: OK" in verify.stdout, verify.stdout
         assert "0 with faults" in verify.stdout
 
-        # a crash is not the end of the service: the worker and Redis are started again
+        # a crash is not the end of the service: the API, the worker and Redis are
+        # started again, and what the API started (its uvicorn workers, which would go on
+        # holding the port) goes with it
+        api = service.child("config.serve")
+        os.kill(api, signal.SIGKILL)
         os.kill(service.child("--queues=interactive"), signal.SIGKILL)
         os.kill(int((var / "redis" / "redis.pid").read_text()), signal.SIGKILL)
+        service.wait_for("run: api exited with status -9 after ")
         service.wait_for("run: worker exited with status -9 after ")
         service.wait_for("run: Redis started again on port ")
+        assert group_gone(api), "the killed API's uvicorn workers outlived it"
+        assert api not in service.children() and len(service.children()) == 4
         settings = dict(line.split("=", 1) for line in
                         (var / "run.env").read_text().splitlines() if "=" in line)  # fmt: skip
         deadline = time.monotonic() + 90
@@ -189,7 +212,7 @@ def test_make_run_serves_the_walkthrough_on_embedded_servers_and_keeps_its_data(
             if pinged.returncode == 0 or time.monotonic() > deadline:
                 break
         assert "pong" in pinged.stdout, pinged.stdout + pinged.stderr + service.output()[-3000:]
-        assert fetch(service.base + "/readyz")[0] == 200
+        service.wait_ready(timeout=30)  # the new API
     finally:
         output = service.interrupt()
     assert "Stopping" in output
@@ -200,6 +223,7 @@ def test_make_run_serves_the_walkthrough_on_embedded_servers_and_keeps_its_data(
     service = Service(var)
     try:
         service.wait_ready()
+        assert len(service.children()) == 4
         verify = subprocess.run(
             ["scripts/manage", "verify_match", match_id],
             cwd=ROOT,
