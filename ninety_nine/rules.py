@@ -40,6 +40,21 @@ class Rules:
     target_score: int = 100
     max_deals: int | None = None
 
+    def __post_init__(self) -> None:
+        """A value built directly is checked as one read from JSON:
+
+        >>> Rules(target_score=0)
+        Traceback (most recent call last):
+        ...
+        cards.errors.RulesError: target_score: must be an integer from 1 to 1000
+        """
+        if self.preset != PRESET:
+            raise RulesError("preset", f"unknown preset {self.preset!r}; one of [{PRESET!r}]")
+        if not isinstance(self.premium_bids, bool):
+            raise RulesError("premium_bids", "must be True or False")
+        _target_score(self.target_score)
+        _max_deals(self.max_deals)
+
     @classmethod
     def from_preset(cls, preset: str = PRESET, /, **overrides: Any) -> Rules:
         """A preset with option overrides in their JSON spelling."""
