@@ -24,6 +24,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
+from api.problems import ApiProblem
 from cards.protocol import Schemas
 from games import DEFAULT_GAME, all_games
 from matches.services import option_schema
@@ -485,6 +486,24 @@ class ProblemsInJSON:
     the pages' HTML renderer has no template for them (``OPTIONS`` was a 500, a 405 read
     "405 Method Not Allowed" labelled as a problem, and the schema's problems were YAML)."""
 
+    # the query they take: the document's format, and what the pages pass on to it (a
+    # language or version the document is not built in: one document, see SchemaView)
+    query = ("format", "lang", "version")
+
+    def initial(self, request: Any, *args: Any, **kwargs: Any) -> None:
+        """Any other query parameter, or one given twice, is a 400 naming it (as everywhere
+        under ``/api``: a typo is not read as the default without a word)."""
+        super().initial(request, *args, **kwargs)  # type: ignore[misc]
+        if request.method == "OPTIONS":
+            return
+        for name in request.query_params:
+            if name not in self.query:
+                detail = (f"{name[:32]!r} is not a query parameter of this request: it takes "
+                          f"{', '.join(self.query)}")  # fmt: skip
+                raise _invalid(name[:32], detail, "not a parameter here")
+            if len(request.query_params.getlist(name)) > 1:
+                raise _invalid(name, f"{name} is given more than once", "given once")
+
     def finalize_response(self, request: Any, response: Any, *args: Any, **kwargs: Any) -> Any:
         if request.method == "OPTIONS" or (
             isinstance(response, Response) and response.status_code >= 400
@@ -492,6 +511,10 @@ class ProblemsInJSON:
             request.accepted_renderer = JSONRenderer()
             request.accepted_media_type = JSONRenderer.media_type
         return super().finalize_response(request, response, *args, **kwargs)  # type: ignore[misc]
+
+
+def _invalid(name: str, detail: str, message: str) -> ApiProblem:
+    return ApiProblem(400, "validation_error", "Invalid request", detail, errors={name: [message]})
 
 
 class SwaggerView(ProblemsInJSON, SpectacularSwaggerView):

@@ -319,3 +319,24 @@ def test_the_schema_and_its_pages_answer_options_and_refusals_in_json(client, pa
     refused = client.post(path)
     assert refused.status_code == 405 and refused["Content-Type"] == "application/problem+json"
     assert refused.json()["code"] == "method_not_allowed"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/api/schema/", "/api/docs/", "/api/redoc/"])
+@pytest.mark.parametrize(("query", "name"), [
+    ("x=1", "x"),
+    ("format=json&format=yaml", "format"),
+    ("formt=json", "formt"),
+])  # fmt: skip
+def test_the_schema_and_its_pages_refuse_a_query_they_do_not_take(client, path, query, name):
+    """As everywhere under /api: a typo is not read as the default without a word."""
+    refused = client.get(f"{path}?{query}")
+    assert refused.status_code == 400 and refused["Content-Type"] == "application/problem+json"
+    assert refused.json()["code"] == "validation_error" and name in refused.json()["errors"]
+
+
+@pytest.mark.django_db
+def test_the_pages_pass_a_language_on_to_the_document_they_load(client):
+    page = client.get("/api/docs/?lang=en")
+    assert page.status_code == 200
+    assert client.get("/api/schema/?lang=en").status_code == 200
