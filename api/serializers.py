@@ -370,8 +370,9 @@ class NoBodySerializer(StrictSerializer):
 
 
 def _no_control_characters(value: str) -> None:
-    if any(unicodedata.category(c) in ("Cc", "Cf") for c in value):
-        raise serializers.ValidationError("no control or format characters")
+    # (nor line or paragraph separators: a reason is one line of text)
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in value):
+        raise serializers.ValidationError("no control or format characters, nor line breaks")
 
 
 class AbortSerializer(StrictSerializer):

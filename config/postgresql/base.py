@@ -4,10 +4,11 @@ is down.
 With psycopg's pool alone, while the database cannot be reached every request waits the
 pool's whole ``timeout`` (``DB_POOL_TIMEOUT``, 10 s) for a connection that will not come,
 holding a thread meanwhile, before its 503. Here, once the pool's own attempt to connect
-has failed, a request waits at most ``outage_timeout`` (1 s) until an attempt succeeds
-again: the 503s come at once, and the threads stay free for what needs no database. The
-pool goes on trying in the background (``reconnect_timeout`` bounds its backoff), and the
-first connection made ends the outage.
+has failed (not with "too many clients": that server is up), a request waits at most
+``outage_timeout`` (1 s) until an attempt succeeds again: the 503s come at once, and the
+threads stay free for what needs no database. The pool goes on trying in the background
+(``reconnect_timeout`` bounds its backoff); the first connection made, or one given back
+sound, ends the outage.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 from django.core.exceptions import ImproperlyConfigured
 from django.db.backends.base.base import NO_DB_ALIAS
 from django.db.backends.postgresql import base
+from psycopg.pq import ConnStatus
 from psycopg_pool import ConnectionPool
 
 
@@ -31,11 +33,19 @@ class OutageAwarePool(ConnectionPool):
     def _connect(self, timeout: float | None = None) -> Any:
         try:
             conn = super()._connect(timeout)
-        except Exception:
-            self.unreachable = True
+        except Exception as exc:
+            # a server that answers "too many clients" (class 53, insufficient resources)
+            # is up: its clients wait for a connection of the pool as usual
+            if not str(getattr(exc, "sqlstate", None) or "").startswith("53"):
+                self.unreachable = True
             raise
         self.unreachable = False
         return conn
+
+    def putconn(self, conn: Any) -> None:
+        if not conn.broken and conn.pgconn.status == ConnStatus.OK:  # it was just used
+            self.unreachable = False
+        super().putconn(conn)
 
     def getconn(self, timeout: float | None = None) -> Any:
         if self.unreachable:

@@ -489,7 +489,9 @@ def test_a_key_given_twice_in_a_body_is_a_clear_400(alice, body):
     assert alice.get("/api/matches?mine=true").json()["count"] == 0
 
 
-@pytest.mark.parametrize("reason", ["\x1b[31mred\x1b[0m", "line\nbreak", "bell\x07", "rtl\u202e"])
+@pytest.mark.parametrize(
+    "reason", ["\x1b[31mred\x1b[0m", "line\nbreak", "bell\x07", "rtl\u202e", "x\u2028y", "x\u2029y"]
+)
 def test_an_abort_reason_with_control_characters_is_refused(alice, reason):
     seats = [{"type": "me"}, {"type": "open"}]
     match_id = alice.post("/api/matches", {"seats": seats}, format="json").json()["id"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+import psycopg
 import pytest
 from django.db import connection
 from psycopg.conninfo import make_conninfo
@@ -85,3 +86,24 @@ def test_requests_while_the_database_is_down_are_503_at_once():
         status, content_type, retry_after, seconds = line.split()
         assert (status, content_type, retry_after) == ("503", "application/problem+json", "2")
         assert float(seconds) < POOL_TIMEOUT / 3, result.stdout
+
+
+def test_a_database_with_too_many_clients_is_up_and_its_clients_wait_as_usual(db):
+    """A server that answers "too many clients" is up: a connection of the pool may come
+    back any moment, so its clients wait the pool's whole timeout, not a second."""
+
+    class Full(psycopg.Connection):  # type: ignore[type-arg]
+        @classmethod
+        def connect(cls, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+            raise psycopg.errors.TooManyConnections("sorry, too many clients already")
+
+    pool = OutageAwarePool("", connection_class=Full, min_size=0, max_size=1, timeout=3,
+                           outage_timeout=0.1, open=True)  # fmt: skip
+    try:
+        started = time.monotonic()
+        with pytest.raises(PoolTimeout):
+            pool.getconn()
+        assert not pool.unreachable
+        assert time.monotonic() - started > 2  # the pool's timeout, not the outage's
+    finally:
+        pool.close()

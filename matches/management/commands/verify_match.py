@@ -101,7 +101,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["all"] and options["match_ids"]:
-            raise CommandError("give match ids or --all, not both")
+            raise CommandError("give match ids or --all, not both", returncode=2)
         if options["all"]:
             ids: list[Any] = list(
                 Match.objects.order_by("created_at", "id").values_list("id", flat=True)
