@@ -4,7 +4,7 @@ is down.
 With psycopg's pool alone, while the database cannot be reached every request waits the
 pool's whole ``timeout`` (``DB_POOL_TIMEOUT``, 10 s) for a connection that will not come,
 holding a thread meanwhile, before its 503. Here, once the pool's own attempt to connect
-has failed (not with "too many clients": that server is up), a request waits at most
+has failed (not refused by the server, "too many clients": that one is up), a request waits at most
 ``outage_timeout`` (1 s) until an attempt succeeds again: the 503s come at once, and the
 threads stay free for what needs no database. The pool goes on trying in the background
 (``reconnect_timeout`` bounds its backoff); the first connection made, or one given back
@@ -34,9 +34,10 @@ class OutageAwarePool(ConnectionPool):
         try:
             conn = super()._connect(timeout)
         except Exception as exc:
-            # a server that answers "too many clients" (class 53, insufficient resources)
-            # is up: its clients wait for a connection of the pool as usual
-            if not str(getattr(exc, "sqlstate", None) or "").startswith("53"):
+            # a server that answered, if only to refuse ("FATAL:  too many clients
+            # already"), is up: its clients wait for a connection of the pool as usual
+            # (libpq gives no SQLSTATE for a failed connection: its message tells)
+            if "FATAL:" not in str(exc):
                 self.unreachable = True
             raise
         self.unreachable = False

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import time
 
-import psycopg
 import pytest
 from django.db import connection
 from psycopg.conninfo import make_conninfo
@@ -88,17 +87,17 @@ def test_requests_while_the_database_is_down_are_503_at_once():
         assert float(seconds) < POOL_TIMEOUT / 3, result.stdout
 
 
-def test_a_database_with_too_many_clients_is_up_and_its_clients_wait_as_usual(db):
-    """A server that answers "too many clients" is up: a connection of the pool may come
-    back any moment, so its clients wait the pool's whole timeout, not a second."""
-
-    class Full(psycopg.Connection):  # type: ignore[type-arg]
-        @classmethod
-        def connect(cls, *args, **kwargs):  # type: ignore[no-untyped-def, override]
-            raise psycopg.errors.TooManyConnections("sorry, too many clients already")
-
-    pool = OutageAwarePool("", connection_class=Full, min_size=0, max_size=1, timeout=3,
-                           outage_timeout=0.1, open=True)  # fmt: skip
+@pytest.mark.django_db(transaction=True)
+def test_a_database_with_too_many_clients_is_up_and_its_clients_wait_as_usual():
+    """A server that answers "too many connections" is up: a connection of the pool may
+    come back any moment, so its clients wait the pool's whole timeout, not a second."""
+    db = connection.settings_dict
+    with connection.cursor() as cursor:
+        cursor.execute("DROP ROLE IF EXISTS crowded")
+        cursor.execute("CREATE ROLE crowded LOGIN CONNECTION LIMIT 0")
+    conninfo = make_conninfo(host=db["HOST"], port=db["PORT"], dbname=db["NAME"], user="crowded")
+    pool = OutageAwarePool(conninfo, min_size=0, max_size=1, timeout=3, outage_timeout=0.1,
+                           open=True)  # fmt: skip
     try:
         started = time.monotonic()
         with pytest.raises(PoolTimeout):
@@ -107,3 +106,5 @@ def test_a_database_with_too_many_clients_is_up_and_its_clients_wait_as_usual(db
         assert time.monotonic() - started > 2  # the pool's timeout, not the outage's
     finally:
         pool.close()
+        with connection.cursor() as cursor:
+            cursor.execute("DROP ROLE crowded")
