@@ -28,13 +28,22 @@ class FormatNegotiation(DefaultContentNegotiation):
     ``q=0`` refuses its type (DRF took it as any other): none left is a 406."""
 
     def get_accept_list(self, request: Any) -> list[str]:
-        return [entry for entry in super().get_accept_list(request) if not _refused(entry)]
+        accepted = super().get_accept_list(request)
+        if self._format_asked(request):  # ?format= chooses, whatever Accept says
+            return accepted
+        return [entry for entry in accepted if not _refused(entry)]
+
+    def _format_asked(self, request: Any) -> bool:
+        name = self.settings.URL_FORMAT_OVERRIDE
+        return bool(name and request.query_params.get(name))
 
     def select_renderer(
         self, request: Any, renderers: Sequence[Any], format_suffix: str | None = None
     ) -> tuple[Any, str]:
         # a type refused by name is not chosen through a wildcard either ("text/event-stream;
         # q=0, */*": not the events' stream, any other)
+        if format_suffix or self._format_asked(request):
+            return super().select_renderer(request, renderers, format_suffix)
         refused = {
             entry.split(";")[0].strip().lower()
             for entry in super().get_accept_list(request)

@@ -3,9 +3,9 @@
 Starts embedded PostgreSQL and Redis under ``var/`` (unless ``DATABASE_URL`` /
 ``CELERY_BROKER_URL`` name servers to use), migrates, then runs the API server, a Celery
 worker for each queue (``interactive``: COM turns people wait for, timers; ``background``:
-COMs playing each other) and Celery beat. Ctrl-C (or SIGTERM) stops all of them, the
-embedded servers included (each process in a process group of its own, stopped whole);
-the data stays in ``var/`` for the next run.
+COMs playing each other) and Celery beat. Ctrl-C (or SIGTERM, or a closed terminal)
+stops all of them, the embedded servers included (each process in a process group of its
+own, stopped whole); the data stays in ``var/`` for the next run.
 
 A process that exits on its own (a crash, an out-of-memory kill) is started again, after
 1 s, then 2, 4, 8 and 16 s while it keeps exiting within a minute of its start; an
@@ -191,20 +191,26 @@ def _signal_group(child: subprocess.Popen[bytes], signum: int) -> bool:
 
 
 def _stop(children: dict[str, subprocess.Popen[bytes]]) -> None:
+    # each process is asked to stop, and stops its own (a worker lets its pool finish the
+    # tasks under way: a SIGTERM to the pool's processes would cut them short); what is
+    # left of its group then, or after the deadline, is ended
     for child in children.values():
-        _signal_group(child, signal.SIGTERM)
+        if child.poll() is None:
+            child.send_signal(signal.SIGTERM)
     deadline = time.monotonic() + STOP_TIMEOUT
     for name, child in children.items():
         try:
             child.wait(timeout=max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             print(f"run: {name} did not stop within {STOP_TIMEOUT:.0f} s; killing it")
-        while _signal_group(child, 0):  # its own children too
+            _signal_group(child, signal.SIGKILL)
+            child.wait()
+        _signal_group(child, signal.SIGTERM)  # what outlived it
+        while _signal_group(child, 0):
             if time.monotonic() > deadline:
                 _signal_group(child, signal.SIGKILL)
                 break
             time.sleep(0.1)
-        child.wait()
 
 
 def _chain_key(var: Path) -> str:
@@ -251,8 +257,8 @@ def serve(var: Path, env: dict[str, str], servers: list[EmbeddedServer]) -> int:
         return 0
     finally:
         # a second Ctrl-C must not cut the shutdown short
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(signum, signal.SIG_IGN)
         _stop(children)
 
 
@@ -273,8 +279,8 @@ def main(argv: list[str] | None = None) -> int:
         "PORT": os.environ.get("PORT", "8000"),
         "PYTHONUNBUFFERED": "1",
     }
-    signal.signal(signal.SIGINT, _on_signal)
-    signal.signal(signal.SIGTERM, _on_signal)
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # (a closed terminal too)
+        signal.signal(signum, _on_signal)
     run_env = var / "run.env"
     try:
         with (

@@ -724,6 +724,16 @@ def test_an_accept_of_q_0_refuses_its_type(alice, duel, path, accept, status):
         assert response["Content-Type"].startswith("application/x-ndjson")
 
 
+def test_a_format_asked_for_is_answered_whatever_accept_refuses(alice, duel):
+    """?format= chooses the answer's format: an Accept that refuses it does not make the
+    format unknown (a 400 naming the others)."""
+    response = alice.get(f"/api/matches/{duel}?format=json", HTTP_ACCEPT="application/json;q=0")
+    assert response.status_code == 200 and response["Content-Type"].startswith("application/json")
+    stream = alice.get(f"/api/matches/{duel}/stream?format=sse",
+                       HTTP_ACCEPT="text/event-stream;q=0, */*")  # fmt: skip
+    assert stream.status_code == 200 and stream["Content-Type"].startswith("text/event-stream")
+
+
 def test_a_token_with_a_nul_is_refused_not_a_500(users):
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION="Token \x00abc")

@@ -258,7 +258,7 @@ def test_run_stops_everything_when_a_process_fails_as_it_starts(tmp_path):
 
 
 @pytest.mark.parametrize(("argument", "status", "says"), [
-    ("--help", 0, "Ctrl-C (or SIGTERM) stops all of them"),
+    ("--help", 0, "Ctrl-C (or SIGTERM, or a closed terminal) stops all of them"),
     ("--port=8001", 2, "unrecognized arguments: --port=8001"),
 ])  # fmt: skip
 def test_run_answers_an_argument_without_starting_anything(tmp_path, argument, status, says):
