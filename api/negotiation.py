@@ -40,10 +40,10 @@ class FormatNegotiation(DefaultContentNegotiation):
     def select_renderer(
         self, request: Any, renderers: Sequence[Any], format_suffix: str | None = None
     ) -> tuple[Any, str]:
-        # a type refused by name is not chosen through a wildcard either ("text/event-stream;
-        # q=0, */*": not the events' stream, any other)
         if format_suffix or self._format_asked(request):
             return super().select_renderer(request, renderers, format_suffix)
+        # a type refused by name is not chosen through a wildcard either ("text/event-stream;
+        # q=0, */*": not the events' stream, any other)
         refused = {
             entry.split(";")[0].strip().lower()
             for entry in super().get_accept_list(request)

@@ -695,7 +695,8 @@ class MatchListView(QueryChecked, APIView):
         data.is_valid(raise_exception=True)
         v = data.validated_data
         overrides = dict(v.get("rules") or {})
-        # (the game is not checked yet: a name no game has, has no pause either)
+        # (the game is not checked yet: a name no game has is refused by match_create, and
+        # has neither rules shortcuts nor a pause to refuse here)
         named = [g for g in all_games() if g.info.name == v["game"]]
         for shortcut in sorted(RULE_SHORTCUTS):  # request fields for rules options
             if shortcut in v and named and shortcut not in {o.name for o in named[0].info.options}:
