@@ -24,7 +24,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
-from api.problems import ApiProblem
+from api.problems import invalid_field
 from cards.protocol import Schemas
 from games import DEFAULT_GAME, all_games
 from matches.services import option_schema
@@ -500,9 +500,9 @@ class ProblemsInJSON:
             if name not in self.query:
                 detail = (f"{name[:32]!r} is not a query parameter of this request: it takes "
                           f"{', '.join(self.query)}")  # fmt: skip
-                raise _invalid(name[:32], detail, "not a parameter here")
+                raise invalid_field(name[:32], detail, "not a parameter here")
             if len(request.query_params.getlist(name)) > 1:
-                raise _invalid(name, f"{name} is given more than once", "given once")
+                raise invalid_field(name, f"{name} is given more than once", "given once")
 
     def finalize_response(self, request: Any, response: Any, *args: Any, **kwargs: Any) -> Any:
         if request.method == "OPTIONS" or (
@@ -511,10 +511,6 @@ class ProblemsInJSON:
             request.accepted_renderer = JSONRenderer()
             request.accepted_media_type = JSONRenderer.media_type
         return super().finalize_response(request, response, *args, **kwargs)  # type: ignore[misc]
-
-
-def _invalid(name: str, detail: str, message: str) -> ApiProblem:
-    return ApiProblem(400, "validation_error", "Invalid request", detail, errors={name: [message]})
 
 
 class SwaggerView(ProblemsInJSON, SpectacularSwaggerView):

@@ -64,6 +64,11 @@ class ApiProblem(exceptions.APIException):
         return cls(body["status"], body["code"], body["title"], body["detail"], headers)
 
 
+def invalid_field(name: str, detail: str, message: str) -> ApiProblem:
+    """A request field or query parameter's bad value: a 400 ``validation_error`` naming it."""
+    return ApiProblem(400, "validation_error", "Invalid request", detail, errors={name: [message]})
+
+
 def problem(
     status: int,
     code: str,

@@ -46,7 +46,7 @@ from api.authentication import (
     still_admitted,
 )
 from api.openapi import GAME_ALIASES, RULE_SHORTCUTS
-from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem
+from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem, invalid_field
 from api.throttling import RegistrationRateThrottle, ScopedRateThrottle
 from cards.protocol import Game
 from games import DEFAULT_GAME, all_games, get_game
@@ -65,10 +65,6 @@ FREE_EVENT_READ = 50
 #: The audit record's pages are larger: most matches' whole log fits in one.
 MAX_AUDIT_PAGE = 5000
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,128}$")
-
-
-def invalid_field(name: str, detail: str, message: str) -> ApiProblem:
-    return ApiProblem(400, "validation_error", "Invalid request", detail, errors={name: [message]})
 
 
 def check_after(match: Match, after: int, name: str = "after") -> None:
