@@ -21,11 +21,34 @@ def _refused(media_range: str) -> bool:
     return False
 
 
+def _refuses(accept: Sequence[str], media_type: str) -> bool:
+    """Whether ``accept`` refuses ``media_type``: the most specific range that matches it
+    (``type/sub`` before ``type/*`` before ``*/*``, RFC 9110 12.5.1) says ``q=0``. So
+    ``text/event-stream;q=0, */*`` refuses the events' stream and no other type, and
+    ``application/*;q=0, application/json`` refuses no JSON."""
+    kind, _, sub = media_type.split(";")[0].strip().lower().partition("/")
+    best: tuple[int, bool] | None = None  # (how specific, refused)
+    for entry in accept:
+        range_kind, _, range_sub = entry.split(";")[0].strip().lower().partition("/")
+        if range_kind == "*" and range_sub in ("*", ""):
+            specific = 0
+        elif range_kind == kind and range_sub == "*":
+            specific = 1
+        elif (range_kind, range_sub) == (kind, sub):
+            specific = 2
+        else:
+            continue
+        if best is None or specific > best[0]:
+            best = (specific, _refused(entry))
+    return best is not None and best[1]
+
+
 class FormatNegotiation(DefaultContentNegotiation):
     """``?format=`` picks one of a view's renderers by its name; a name the view has none
     for is a query parameter's bad value, a 400 ``validation_error`` naming those it has
     (DRF answers a bare 404, read as if the match were unknown). An ``Accept`` entry of
-    ``q=0`` refuses its type (DRF took it as any other): none left is a 406."""
+    ``q=0`` refuses the types it is the most specific match for (DRF took it as any other):
+    none left is a 406."""
 
     def get_accept_list(self, request: Any) -> list[str]:
         accepted = super().get_accept_list(request)
@@ -42,14 +65,8 @@ class FormatNegotiation(DefaultContentNegotiation):
     ) -> tuple[Any, str]:
         if format_suffix or self._format_asked(request):
             return super().select_renderer(request, renderers, format_suffix)
-        # a type refused by name is not chosen through a wildcard either ("text/event-stream;
-        # q=0, */*": not the events' stream, any other)
-        refused = {
-            entry.split(";")[0].strip().lower()
-            for entry in super().get_accept_list(request)
-            if _refused(entry)
-        }
-        kept = [r for r in renderers if r.media_type.split(";")[0].strip().lower() not in refused]
+        accept = super().get_accept_list(request)
+        kept = [r for r in renderers if not _refuses(accept, r.media_type)]
         if not kept:
             raise NotAcceptable(available_renderers=renderers)
         return super().select_renderer(request, kept, format_suffix)

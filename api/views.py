@@ -725,7 +725,8 @@ class MatchListView(QueryChecked, APIView):
             raise invalid_field(
                 "hole_pause_seconds", "hole_pause_seconds is Golf's round_pause_seconds", "once"
             )
-        pause = v.get("round_pause_seconds", v.get("hole_pause_seconds"))
+        pause_field = "hole_pause_seconds" if "hole_pause_seconds" in v else "round_pause_seconds"
+        pause = v.get(pause_field)
         match = services.match_create(
             creator=request.user,
             game=v["game"],
@@ -735,6 +736,7 @@ class MatchListView(QueryChecked, APIView):
             hints=v["hints"],
             turn_timeout=v.get("turn_timeout"),
             round_pause_seconds=pause,
+            pause_field=pause_field,
             spectate=v["spectate"],
         )
         match = selectors.get_match(match.id)

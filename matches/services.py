@@ -540,6 +540,7 @@ def match_create(
     hints: bool = True,
     turn_timeout: int | None = None,
     round_pause_seconds: int | None = None,
+    pause_field: str = "round_pause_seconds",
     spectate: bool = False,
     seed: bytes | None = None,
 ) -> Match:
@@ -551,7 +552,8 @@ def match_create(
     creator's unless ``spectate`` (a match the creator only watches). When the rules say
     ``local`` (pass-and-play, for a game with that option), every human seat is the
     creator's. ``round_pause_seconds`` bounds the game's pause between rounds (its
-    ``pause_phases``): after that long the server says "ready" for the humans.
+    ``pause_phases``): after that long the server says "ready" for the humans; an error
+    about it names ``pause_field``, the request's name for it (Golf's ``hole_pause_seconds``).
     """
     try:
         played = get_game(game)
@@ -581,18 +583,17 @@ def match_create(
         )
     if round_pause_seconds is not None and not 0 <= round_pause_seconds <= 24 * 3600:
         raise errors.InvalidMatchRequest(
-            "round_pause_seconds must be between 0 and a day", field="round_pause_seconds"
+            f"{pause_field} must be between 0 and a day", field=pause_field
         )
     if round_pause_seconds is not None and not played.info.pause_phases:
         raise errors.InvalidMatchRequest(
-            f"{played.info.title} has no pause between rounds to bound",
-            field="round_pause_seconds",
+            f"{played.info.title} has no pause between rounds to bound", field=pause_field
         )
     pause_option = played.info.pause_option
     if round_pause_seconds is not None and pause_option and rules_json.get(pause_option) is False:
         raise errors.InvalidMatchRequest(
             f"with {pause_option} off there is no pause between rounds to bound",
-            field="round_pause_seconds",
+            field=pause_field,
         )
     has_open = any(s.type == "open" for s in requests)
     first = played.replay(events)
