@@ -14,11 +14,12 @@ as the events list is) on the thread pool, a query at a time.
 Without the router (a WSGI server, Django's test client) the same views wait the
 blocking way, on their own thread: the same answers, more expensive.
 
-Limits: at most ``PUSH_MAX_PER_ACCOUNT`` waits, streams and exports of one account and
-``PUSH_MAX_PER_PROCESS`` in all at once per process (beyond, ``429 too_many_waiters``
-with ``Retry-After``); a stream ends after ``PUSH_STREAM_MAX_SECONDS`` and the client
-resumes from its last event (``Last-Event-ID``); a stream of an ended match ends, and so
-does a stream whose reader is no longer let in (:class:`Readmission`).
+Limits: at most ``PUSH_MAX_PER_ACCOUNT`` waits, streams and exports of one account at once
+across every web process (:class:`SharedHolds`), and ``PUSH_MAX_PER_PROCESS`` in all per
+process (beyond, ``429 too_many_waiters`` with ``Retry-After``); a stream ends after
+``PUSH_STREAM_MAX_SECONDS`` and the client resumes from its last event (``Last-Event-ID``);
+a stream of an ended match ends, and so does a stream whose reader is no longer let in
+(:class:`Readmission`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import logging
 import re
 import threading
 import time
+import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -50,6 +52,7 @@ from matches import selectors
 from matches.models import Match
 from matches.notify import listener, wait_for_version
 
+MAX_WAIT_SECONDS = 30  # the longest a long-poll waits (``?wait=``)
 PUSH_PATH = re.compile(r"^/api/matches/[0-9a-fA-F-]{36}/(?:events|stream|export)$")
 NOTE_HEADER = "X-Golf-Push-Note"  # private: between the views and the router only
 SSE = "text/event-stream"
@@ -174,38 +177,144 @@ class Held:
                 self._release()
 
 
-class Admission:
-    """Counts this process's waits, streams and exports, in all and per account."""
+# Each account's holds in one sorted set of the shared Redis: a hold is a member whose score
+# is the server's time at which its lease ends, so that one a crashed process never gave
+# back stops counting when its lease does. KEYS[1] the account's set; ARGV: the most it may
+# hold (0: only count), the lease's seconds, the member. 1: taken (or there is room), 0: full.
+_TAKE = """
+local now = redis.call('TIME')
+local at = tonumber(now[1]) + tonumber(now[2]) / 1000000
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', at)
+local most = tonumber(ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= most then return 0 end
+if ARGV[3] == '' then return 1 end
+local lease = tonumber(ARGV[2])
+redis.call('ZADD', KEYS[1], at + lease, ARGV[3])
+if redis.call('TTL', KEYS[1]) < lease + 1 then
+  redis.call('EXPIRE', KEYS[1], math.ceil(lease) + 1)
+end
+return 1
+"""
 
-    def __init__(self) -> None:
+
+class SharedHolds:
+    """Each account's waits, streams and exports counted across every web process, in the
+    shared Redis (the default cache's), as leases that end on their own: a hold lasts at
+    most its lease (the router cuts a reader off by then), and one whose process died stops
+    counting when its lease ends. While Redis cannot be reached (for ``DOWN_SECONDS`` after
+    a failure) only each process's own count bounds an account, as the rates let requests
+    through uncounted then (a warning is logged)."""
+
+    DOWN_SECONDS = 5.0
+
+    def __init__(self, url: str, prefix: str = "") -> None:
+        import redis
+
+        # short timeouts: the router takes a place on its event loop
+        self._client = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
+        self._take = self._client.register_script(_TAKE)
+        self._prefix = prefix
+        self._down_until = 0.0
+
+    @classmethod
+    def from_settings(cls) -> SharedHolds | None:
+        """Over the default cache's Redis, or ``None`` (a cache in memory is per process)."""
+        default = settings.CACHES["default"]
+        if not default["BACKEND"].endswith("RedisCache"):
+            return None
+        location = default["LOCATION"]
+        url = location[0] if isinstance(location, list | tuple) else location.split(",")[0]
+        return cls(url, default.get("KEY_PREFIX", ""))
+
+    def _key(self, account: object) -> str:
+        return f"{self._prefix}:push-holds:{account}" if self._prefix else f"push-holds:{account}"
+
+    def take(self, account: object, most: int, lease: float, member: str = "") -> bool | None:
+        """Whether ``account`` holds fewer than ``most`` now; with a ``member``, take a place
+        for ``lease`` seconds if so. ``None``: Redis could not say."""
+        if time.monotonic() < self._down_until:
+            return None
+        try:
+            return bool(self._take(keys=[self._key(account)], args=[most, lease, member]))
+        except Exception as exc:  # (redis-py's errors: the count is a brake, not the service)
+            self._down(exc)
+            return None
+
+    def give_back(self, account: object, member: str) -> None:
+        if time.monotonic() < self._down_until:
+            return  # (its lease ends it)
+        try:
+            self._client.zrem(self._key(account), member)
+        except Exception as exc:
+            self._down(exc)
+
+    def _down(self, exc: Exception) -> None:
+        self._down_until = time.monotonic() + self.DOWN_SECONDS
+        logger.warning(
+            "waits counted per process only: the shared cache is unreachable (%s)",
+            type(exc).__name__,
+        )
+
+
+def longest_hold() -> float:
+    """The longest a wait, stream or export holds its place: the router lets a reader go a
+    heartbeat after the longest wait or stream would have ended."""
+    longest = max(MAX_WAIT_SECONDS, settings.PUSH_STREAM_MAX_SECONDS)
+    return longest + settings.PUSH_HEARTBEAT_SECONDS
+
+
+class Admission:
+    """Counts the waits, streams and exports of this process, in all and per account, and
+    with :class:`SharedHolds` those of each account across all processes."""
+
+    def __init__(self, shared: SharedHolds | None = None) -> None:
         self._lock = threading.Lock()
         self._per_account: dict[object, int] = {}
         self._total = 0
+        self.shared = shared
 
     def check(self, account: object) -> None:
         """Raise :class:`TooManyWaiters` if ``account`` could not :meth:`enter` now (before
         a whole-log read is charged to its rates: one refused does no work)."""
         with self._lock:
             self._check(account)
+        if self.shared and self.shared.take(account, settings.PUSH_MAX_PER_ACCOUNT, 0) is False:
+            raise self._full()
 
     def _check(self, account: object) -> None:
         if self._total >= settings.PUSH_MAX_PER_PROCESS:
             raise TooManyWaiters("this server holds as many waiting readers as it may")
         if self._per_account.get(account, 0) >= settings.PUSH_MAX_PER_ACCOUNT:
-            raise TooManyWaiters(
-                f"at most {settings.PUSH_MAX_PER_ACCOUNT} waits, streams and exports "
-                "at once per account"
-            )
+            raise self._full()
+
+    @staticmethod
+    def _full() -> TooManyWaiters:
+        return TooManyWaiters(
+            f"at most {settings.PUSH_MAX_PER_ACCOUNT} waits, streams and exports "
+            "at once per account"
+        )
 
     @contextlib.contextmanager
-    def enter(self, account: object) -> Iterator[None]:
+    def enter(self, account: object, lease: float | None = None) -> Iterator[None]:
+        """Hold a place for ``account`` (in the shared count for at most ``lease`` seconds,
+        by default :func:`longest_hold`)."""
         with self._lock:
             self._check(account)
             self._total += 1
             self._per_account[account] = self._per_account.get(account, 0) + 1
+        member = ""
         try:
+            if self.shared:
+                member = uuid.uuid4().hex
+                seconds = longest_hold() if lease is None else lease
+                most = settings.PUSH_MAX_PER_ACCOUNT
+                if self.shared.take(account, most, seconds, member) is False:
+                    member = ""
+                    raise self._full()
             yield
         finally:
+            if member and self.shared:
+                self.shared.give_back(account, member)
             with self._lock:
                 self._total -= 1
                 left = self._per_account[account] - 1
@@ -215,7 +324,7 @@ class Admission:
                     del self._per_account[account]
 
 
-admission = Admission()
+admission = Admission(SharedHolds.from_settings())
 
 
 def too_many_waiters_body(exc: TooManyWaiters) -> dict[str, Any]:
@@ -337,7 +446,7 @@ class PushRouter:
             await send(message)
 
         try:
-            with admission.enter(note["account"]):
+            with admission.enter(note["account"], longest + settings.PUSH_HEARTBEAT_SECONDS):
                 async with _until_disconnect(receive):
                     limit = asyncio.timeout(longest)
                     try:

@@ -55,7 +55,7 @@ from matches.models import Match, MatchStatus
 from matches.notify import wait_for_version
 from matches.store import game_of, load_state, state_at
 
-MAX_WAIT_SECONDS = 30
+MAX_WAIT_SECONDS = push.MAX_WAIT_SECONDS
 MAX_EVENT_PAGE = 500
 #: Events a page of the log, or a stream's start, sends uncharged. More (a reader catching
 #: up) count among the events the account's reads of a log read (``exported_events``):

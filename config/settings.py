@@ -322,7 +322,7 @@ EVENT_CHAIN_UNKEYED_MATCHES = parse_match_ids(
 )
 
 # --- Waiting readers (api/push.py) ----------------------------------------------------------
-PUSH_MAX_PER_ACCOUNT = env_int("PUSH_MAX_PER_ACCOUNT", 10)  # waits, streams, exports; per process
+PUSH_MAX_PER_ACCOUNT = env_int("PUSH_MAX_PER_ACCOUNT", 10)  # waits, streams, exports; all processes
 PUSH_MAX_PER_PROCESS = env_int("PUSH_MAX_PER_PROCESS", 5000)
 PUSH_STREAM_MAX_SECONDS = env_int("PUSH_STREAM_MAX_SECONDS", 300)
 PUSH_HEARTBEAT_SECONDS = env_int("PUSH_HEARTBEAT_SECONDS", 15)
