@@ -585,13 +585,18 @@ LIST_QUERY = (
 )
 
 
+# a list of an account's matches counts one more against its rate (``lists``) for each
+# this many matches it has: the list reads them all (about 6 ms a thousand)
+LIST_MATCHES_PER_COUNT = 5000
+
+
 class MatchListView(QueryChecked, APIView):
     query = LIST_QUERY
 
     def get_throttles(self) -> list[BaseThrottle]:
         # a match created is kept for good (its log is append-only, even once aborted):
         # creating has a rate of its own; so has listing, whose count and order read every
-        # match of the account's (about 6 ms a thousand), however long its history
+        # match of the account's, and which is priced by their number (below)
         self.throttle_scope = "creates" if self.request.method == "POST" else "lists"
         return super().get_throttles()
 
@@ -604,7 +609,9 @@ class MatchListView(QueryChecked, APIView):
             "through a list that does not move). `mine=true` leaves the lobbies out, "
             "`joinable=true` keeps only the lobbies you do not sit in; staff may ask for "
             "every match with `all=true`. A list counts and orders every match of yours: "
-            "it has a rate of its own (`THROTTLE_LISTS`, 120 a minute)."
+            "it has a rate of its own (`THROTTLE_LISTS`, 120 a minute), and with more than "
+            f"{LIST_MATCHES_PER_COUNT:,} matches counts one more against it for each "
+            f"{LIST_MATCHES_PER_COUNT:,} (`429 throttled` beyond)."
         ),
         parameters=[param.schema() for param in LIST_QUERY],
         operation_id="matches_list",
@@ -630,6 +637,10 @@ class MatchListView(QueryChecked, APIView):
             created_before = selectors.creation_mark(before)
             if created_before is None:
                 raise invalid_field("before", "before names no match", "a match id")
+        if not everyone and not joinable:  # (what it reads grows with the account's history)
+            more = selectors.own_matches(request.user) // LIST_MATCHES_PER_COUNT
+            if more:
+                _charge(request, "lists", more)
         queryset = selectors.matches_for(
             request.user,
             mine=MINE.read(request) == "true",

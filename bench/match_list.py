@@ -10,7 +10,9 @@ is never deleted), copies of one real lobby. Prints the median time of the playe
 and their ratio. With ``--own N``, the player's own history then grows by N aborted
 matches (as creating and aborting lobbies at the rate allowed makes 43,000 a day), and
 the list is timed again: its cost grows with the player's own matches, which it counts
-and sorts.
+and sorts, so a list counts more against the account's rate (``lists``) the more matches
+it has; the bench prints that price, the time of the count that sets it, and what a
+minute of lists at the rate can cost the database at that history.
 """
 
 from __future__ import annotations
@@ -38,7 +40,9 @@ def main() -> None:
         from django.db import connection
         from rest_framework.test import APIClient
 
+        from api.views import LIST_MATCHES_PER_COUNT
         from matches.models import Match, Seat
+        from matches.selectors import own_matches
         from matches.services import match_abort, match_create
 
         User = get_user_model()
@@ -90,6 +94,19 @@ def main() -> None:
             print(
                 f"{Match.objects.count():,} matches, {args.own + 6:,} the player's: list "
                 f"{own:.2f} ms (median of {args.samples}); ratio {own / before:.2f} to 5 of its own"
+            )
+            counts = []
+            for _ in range(args.samples):
+                start = time.perf_counter()
+                read = own_matches(me)
+                counts.append(time.perf_counter() - start)
+            price = 1 + read // LIST_MATCHES_PER_COUNT
+            rate = 120  # THROTTLE_LISTS's default, a minute
+            print(
+                f"price: {price} against the lists rate ({read:,} matches read; counted in "
+                f"{statistics.median(counts) * 1000:.2f} ms, median of {args.samples}): at "
+                f"{rate} a minute, {rate // price} lists, {rate // price * own / 1000:.1f} s "
+                "of the database a minute"
             )
 
 

@@ -288,6 +288,13 @@ def matches_for(
     return queryset.order_by("-created_at" if by_creation else "-updated_at", "id")
 
 
+def own_matches(user: AbstractBaseUser) -> int:
+    """At least how many of its own matches a list of ``user``'s reads (the seats it sits in
+    or the matches it made, whichever are more), counted from their indexes alone."""
+    seated = Seat.objects.filter(user=user).count()
+    return max(seated, Match.objects.filter(created_by=user).count())
+
+
 def logged_seed(match: Match) -> str | None:
     """The seed the log's last event reveals (an ended match's ``match_finished`` or
     ``match_aborted``), or ``None``. Only an ended match's is to be shown."""

@@ -296,6 +296,24 @@ def test_the_match_list_has_a_rate_of_its_own(alice, duel, monkeypatch):
     assert alice.get(f"/api/matches/{duel}").status_code == 200  # (a match's own: not a list)
 
 
+def test_a_list_is_priced_by_the_matches_it_reads(alice, bob, monkeypatch):
+    """What a list reads grows with the account's history: each ``LIST_MATCHES_PER_COUNT``
+    of its matches count one more against the ``lists`` rate, so what an account's lists
+    cost the database in a minute is bounded whatever it has kept."""
+    from api import views
+
+    seats = [{"type": "me"}, {"type": "com", "level": "easy"}]
+    for _ in range(3):
+        assert alice.post("/api/matches", {"seats": seats}, format="json").status_code == 201
+    monkeypatch.setattr(views, "LIST_MATCHES_PER_COUNT", 1)  # so 1 + 3 a list
+    tighten(monkeypatch, lists="10/min")
+    assert [alice.get("/api/matches").status_code for _ in range(2)] == [200, 200]
+    assert_problem(alice.get("/api/matches", {"mine": "true"}), 429, "throttled")
+    # an account with few matches lists at the whole rate; lobbies alone cost one
+    assert {bob.get("/api/matches").status_code for _ in range(9)} == {200}
+    assert alice.get("/api/matches", {"joinable": "true"}).status_code == 200
+
+
 def test_whole_log_reads_and_past_states_have_their_own_throttles(alice, duel, monkeypatch):
     tighten(monkeypatch, exports="2/min", history="3/min")
     exports = [
