@@ -208,6 +208,10 @@ class GameSerializer(serializers.Serializer):
         help_text="phases in which a seat goes on with the turn it began: its turn clock "
         "(turn_deadline) runs on; every other move starts a new one",
     )
+    ends_at_target = serializers.BooleanField(
+        help_text="true: a match ends once a total reaches the rules' target_score, so a "
+        "match's `rounds` is the most it can last (false: the rounds it plays)"
+    )
 
 
 class RulesetSerializer(serializers.Serializer):
@@ -241,7 +245,10 @@ class MatchSummarySerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=MatchStatus.values)
     version = serializers.IntegerField()
     round = serializers.IntegerField(help_text="1-based; Golf calls a round a hole")
-    rounds = serializers.IntegerField()
+    rounds = serializers.IntegerField(
+        help_text="the rounds the match plays; for a game that ends at a target score "
+        "(GET /api/games: `ends_at_target`), the most it can last"
+    )
     totals = serializers.ListField(child=serializers.IntegerField())
     seats = SeatSerializer(many=True)
     your_seat = serializers.IntegerField(allow_null=True)

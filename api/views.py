@@ -425,6 +425,7 @@ def game_json(game: Game) -> dict[str, Any]:
         "default_seats": {preset: list(kinds) for preset, kinds in info.default_seats.items()},
         "pause_phases": list(info.pause_phases),
         "turn_goes_on_phases": list(info.turn_goes_on_phases),
+        "ends_at_target": info.ends_at_target,
     }
 
 

@@ -70,6 +70,10 @@ class GameInfo:
     # the placement of the card it drew): its turn timer runs on; any other move of a
     # seat starts a new wait
     turn_goes_on_phases: Sequence[str] = ()
+    # whether a match ends once a total reaches the rules' target, so that a summary's
+    # ``rounds`` is only the most it can last (Hearts' deals), not the rounds it plays
+    # (Golf's holes)
+    ends_at_target: bool = False
 
 
 @dataclass(frozen=True)
@@ -78,7 +82,7 @@ class Summary:
 
     status: Status
     round: int  # 1-based; 0 before the first deal
-    rounds: int  # rounds planned (or the most the rules allow)
+    rounds: int  # rounds planned, or the most the rules allow (``GameInfo.ends_at_target``)
     phase: str
     totals: tuple[int, ...]
     winners: tuple[int, ...]  # once finished

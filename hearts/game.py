@@ -36,6 +36,7 @@ class Hearts:
             "someone reaches the target score, the lowest total wins."
         ),
         round_name="deal",
+        ends_at_target=True,
         min_seats=MIN_PLAYERS,
         max_seats=MAX_PLAYERS,
         presets=tuple(sorted(PRESETS)),

@@ -38,6 +38,7 @@ class NinetyNine:
             "unless set), the highest total wins."
         ),
         round_name="deal",
+        ends_at_target=True,
         min_seats=SEATS,
         max_seats=SEATS,
         presets=tuple(sorted(PRESETS)),

@@ -312,6 +312,27 @@ function capitalWord(word) {
   return word.charAt(0).toUpperCase() + word.slice(1);
 }
 
+/**
+ * How far a match has got, in its game's words: "hole 3 of 9", or for a game played to a
+ * target score, whose `rounds` is only the most it can last, "deal 3 of at most 16".
+ * @param {api.MatchSummary} m @param {api.Game[]} games
+ */
+function progressText(m, games) {
+  const game = games.find((g) => g.name === m.game);
+  const name = game?.round_name ?? "round";
+  return `${name} ${m.round} of ${game?.ends_at_target ? "at most " : ""}${m.rounds}`;
+}
+
+/**
+ * How long a match will last, for a lobby: "9 holes", "at most 16 deals".
+ * @param {api.MatchSummary} m @param {api.Game[]} games
+ */
+function lengthText(m, games) {
+  const game = games.find((g) => g.name === m.game);
+  const name = game?.round_name ?? "round";
+  return `${game?.ends_at_target ? "at most " : ""}${m.rounds} ${name}${m.rounds === 1 ? "" : "s"}`;
+}
+
 /** The lobby's lists read this many matches at a time. */
 const PAGE_SIZE = 20;
 
@@ -363,8 +384,8 @@ function pagedList(first, item, name) {
   return [list, more];
 }
 
-/** @param {api.MatchPage} page @param {api.User} user */
-function matchList(page, user) {
+/** @param {api.MatchPage} page @param {api.User} user @param {api.Game[]} games */
+function matchList(page, user, games) {
   const section = el("section", { class: "panel my-matches", "aria-labelledby": "mine" }, [
     el("h2", { id: "mine" }, ["Your matches"]),
   ]);
@@ -380,7 +401,7 @@ function matchList(page, user) {
     const state = m.status === "active" ? (m.your_turn ? "your turn" : "in play") : m.status;
     return el("li", { "data-status": m.status }, [
       el("a", { href: `#/match/${m.id}` }, [`${m.game} · ${m.preset}`]),
-      ` against ${others.join(", ")} · round ${m.round} of ${m.rounds} · ${state}`,
+      ` against ${others.join(", ")} · ${progressText(m, games)} · ${state}`,
     ]);
   };
   section.append(...pagedList(page, item, "of your matches"));
@@ -388,8 +409,8 @@ function matchList(page, user) {
 }
 
 /** Matches waiting for players that you could join: a Join button each.
- * @param {api.MatchPage} page */
-function openMatchList(page) {
+ * @param {api.MatchPage} page @param {api.Game[]} games */
+function openMatchList(page, games) {
   const section = el("section", { class: "panel open-matches", "aria-labelledby": "open-matches" }, [
     el("h2", { id: "open-matches" }, ["Open matches"]),
   ]);
@@ -416,7 +437,7 @@ function openMatchList(page) {
         go(`#/match/${m.id}`);
       }),
     );
-    return el("li", { "data-match": m.id }, [`${m.game} · ${m.preset} · ${players.join(", ")} · ${m.rounds} ${m.rounds === 1 ? "round" : "rounds"} `, join]);
+    return el("li", { "data-match": m.id }, [`${m.game} · ${m.preset} · ${players.join(", ")} · ${lengthText(m, games)} `, join]);
   };
   section.append(...pagedList(page, item, "open matches"));
   return section;
@@ -449,8 +470,8 @@ async function lobbyPage(turn) {
   main.replaceChildren(
     el("div", { class: "lobby" }, [
       newMatchForm(games, "golf"),
-      matchList(mine, user),
-      openMatchList(waiting),
+      matchList(mine, user, games),
+      openMatchList(waiting, games),
       gameList(games),
     ]),
   );

@@ -524,6 +524,7 @@ class Playout:
         assert len(summary.totals) == self.seats
         if summary.status == "finished":
             assert summary.winners and set(summary.winners) <= set(range(self.seats))
+            check_rounds_played(game, summary)
         for seat in range(self.seats):
             assert game.legal_actions(state, seat) == []
             for action in list(self.pool.values())[:3]:
@@ -933,6 +934,16 @@ def test_every_match_finishes_under_com_play(name: str) -> None:
             summary = game.summary(state)
             assert summary.status == "finished", f"{preset} with {seats} seats: {summary}"
             assert summary.winners
+            check_rounds_played(game, summary)
+
+
+def check_rounds_played(game: Any, summary: Any) -> None:
+    """A finished match played its ``rounds``, or, in a game that ends at a target score,
+    at most that many (what a lobby says of a match: "hole 3 of 9", "deal 3 of at most 16")."""
+    if game.info.ends_at_target:
+        assert 1 <= summary.round <= summary.rounds, summary
+    else:
+        assert summary.round == summary.rounds, f"ended before its last round: {summary}"
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -381,14 +381,17 @@ scenarios.historyRace = async () => {
 };
 
 scenarios.lobbyPages = async () => {
-  // your 25 matches, newest first: the oldest, on page 2, is waiting for your move
-  const mine = Array.from({ length: 25 }, (_, i) => summary(i, i === 24 ? { status: "active", your_turn: true } : {}));
+  // your 25 matches, newest first: the oldest, on page 2, is waiting for your move; the
+  // newest two, Hearts played to a target (`rounds` is the most it can last) and Golf
+  const played = [{ game: "hearts", preset: "hearts", round: 3, rounds: 16 }, { round: 2, rounds: 9 }];
+  const mine = Array.from({ length: 25 }, (_, i) => summary(i, { ...played[i], ...(i === 24 ? { status: "active", your_turn: true } : {}) }));
   const waiting = Array.from({ length: 22 }, (_, i) =>
-    summary(100 + i, { status: "waiting", your_seat: null, seats: [{ index: 0, kind: "human", username: `bob${i}`, com_level: null, to_act: false }, { index: 1, kind: "open", username: null, com_level: null, to_act: false }] }),
+    summary(100 + i, { ...played[i], round: 0, status: "waiting", your_seat: null, seats: [{ index: 0, kind: "human", username: `bob${i}`, com_level: null, to_act: false }, { index: 1, kind: "open", username: null, com_level: null, to_act: false }] }),
   );
+  const games = [{ ...GAMES[0], ends_at_target: false }, { ...GAMES[0], name: "hearts", title: "Hearts", round_name: "deal", ends_at_target: true }];
   const { page, requests } = await open(async (method, path, query) => {
     if (path === "/me") return json(200, { id: 1, username: "alice", email: "", is_staff: false });
-    if (path === "/games") return json(200, GAMES);
+    if (path === "/games") return json(200, games);
     if (path === "/matches") return pageOf(query.get("mine") === "true" ? mine : waiting, query);
     return problem(404, "not_found", "Not found", path);
   }, { hash: "#/" });
@@ -400,6 +403,8 @@ scenarios.lobbyPages = async () => {
   }));
   await page.locator(".my-matches li").first().waitFor();
   const first = await lists();
+  const texts = await page.evaluate(() => ["my-matches", "open-matches"].map((list) =>
+    [...document.querySelectorAll(`.${list} li`)].slice(0, 3).map((li) => li.textContent.trim())));
   waiting.splice(4, 1); // someone takes the fifth open match's seat: it leaves the list
   await page.getByRole("button", { name: "More of your matches" }).click();
   await page.locator(".my-matches li").nth(24).waitFor();
@@ -407,7 +412,7 @@ scenarios.lobbyPages = async () => {
   await page.getByRole("button", { name: "More open matches" }).click();
   await page.locator(".open-matches li").nth(21).waitFor();
   const pages = requests.filter((r) => r.path === "/matches").map((r) => r.query);
-  return { first, after: await lists(), focused, pages };
+  return { first, after: await lists(), focused, pages, texts };
 };
 
 scenarios.golfSeen = async () => {

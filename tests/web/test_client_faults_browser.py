@@ -99,6 +99,19 @@ def test_the_lobby_reaches_matches_past_its_first_page(scenarios):
         "?joinable=true&order=created&page_size=20&before=00000000-0000-4000-8000-000000000119",
     ]
     assert seen["focused"] and seen["focused"].startswith("golf · six-card")  # the first added
+    # how far a match has got, and how long it lasts, in its game's words: a game played
+    # to a target score lasts at most its `rounds`
+    mine, waiting = seen["texts"]
+    assert mine == [
+        "hearts · hearts against COM (easy) · deal 3 of at most 16 · finished",
+        "golf · six-card against COM (easy) · hole 2 of 9 · finished",
+        "golf · six-card against COM (easy) · hole 1 of 1 · finished",
+    ]
+    assert waiting == [
+        "hearts · hearts · bob0, open seat · at most 16 deals Join",
+        "golf · six-card · bob1, open seat · 9 holes Join",
+        "golf · six-card · bob2, open seat · 1 hole Join",
+    ]
 
 
 def test_a_card_seen_before_an_undo_is_named(scenarios):
