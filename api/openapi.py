@@ -24,7 +24,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
-from api.problems import invalid_field
+from api.problems import check_query
 from cards.protocol import Schemas
 from games import DEFAULT_GAME, all_games
 from matches.services import option_schema
@@ -496,13 +496,7 @@ class ProblemsInJSON:
         super().initial(request, *args, **kwargs)  # type: ignore[misc]
         if request.method == "OPTIONS":
             return
-        for name in request.query_params:
-            if name not in self.query:
-                detail = (f"{name[:32]!r} is not a query parameter of this request: it takes "
-                          f"{', '.join(self.query)}")  # fmt: skip
-                raise invalid_field(name[:32], detail, "not a parameter here")
-            if len(request.query_params.getlist(name)) > 1:
-                raise invalid_field(name, f"{name} is given more than once", "given once")
+        check_query(request.query_params, self.query)
 
     def finalize_response(self, request: Any, response: Any, *args: Any, **kwargs: Any) -> Any:
         if request.method == "OPTIONS" or (

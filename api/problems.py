@@ -12,6 +12,7 @@ as exceptions anywhere below the views and mapped here, once.
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
@@ -67,6 +68,19 @@ class ApiProblem(exceptions.APIException):
 def invalid_field(name: str, detail: str, message: str) -> ApiProblem:
     """A request field or query parameter's bad value: a 400 ``validation_error`` naming it."""
     return ApiProblem(400, "validation_error", "Invalid request", detail, errors={name: [message]})
+
+
+def check_query(params: Any, takes: Sequence[str], also: Collection[str] = ()) -> None:
+    """Refuse (400, naming it) a query parameter that is neither one of ``takes`` nor of
+    ``also`` (taken without saying so: ``format``), or one given twice: a typo is not read
+    as the default without a word."""
+    for name in params:
+        if name not in takes and name not in also:
+            said = f"it takes {', '.join(takes)}" if takes else "it takes none"
+            detail = f"{name[:32]!r} is not a query parameter of this request: {said}"
+            raise invalid_field(name[:32], detail, "not a parameter here")
+        if len(params.getlist(name)) > 1:
+            raise invalid_field(name, f"{name} is given more than once", "given once")
 
 
 def problem(

@@ -46,7 +46,7 @@ from api.authentication import (
     still_admitted,
 )
 from api.openapi import GAME_ALIASES, RULE_SHORTCUTS
-from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem, invalid_field
+from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem, check_query, invalid_field
 from api.throttling import RegistrationRateThrottle, ScopedRateThrottle
 from cards.protocol import Game
 from games import DEFAULT_GAME, all_games, get_game
@@ -172,13 +172,7 @@ class QueryChecked:
         if request.method == "OPTIONS":
             return
         names = [param.name for param in self.query] if request.method in ("GET", "HEAD") else []
-        for name in request.query_params:
-            if name not in names and name != api_settings.URL_FORMAT_OVERRIDE:
-                takes = f"it takes {', '.join(names)}" if names else "it takes none"
-                detail = f"{name[:32]!r} is not a query parameter of this request: {takes}"
-                raise invalid_field(name[:32], detail, "not a parameter here")
-            if len(request.query_params.getlist(name)) > 1:
-                raise invalid_field(name, f"{name} is given more than once", "given once")
+        check_query(request.query_params, names, {api_settings.URL_FORMAT_OVERRIDE})
 
 
 PAGE = IntParam("page", 1, 1, 10**9, "page number")
