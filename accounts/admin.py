@@ -16,16 +16,18 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.models import LogEntry
 from django.contrib.auth import forms as auth_forms
 from django.contrib.auth.admin import UserAdmin
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
-from rest_framework.authtoken.models import TokenProxy
+from django.utils.safestring import SafeString, mark_safe
+from rest_framework.authtoken.models import Token, TokenProxy
 
 from accounts.models import RunningMatches, Suspension, User, validate_one_script
 from accounts.moderation import (
@@ -144,6 +146,16 @@ def shown_action(match: Match, row: MatchEvent) -> dict[str, Any]:
 admin.site.unregister(TokenProxy)
 
 
+def _without_keys(listed: Any, keys: list[str]) -> Any:
+    """Django's nested list of what a delete deletes, each token's key in it hidden."""
+    if isinstance(listed, list):
+        return [_without_keys(item, keys) for item in listed]
+    text = str(listed)
+    for key in keys:
+        text = text.replace(key, "(its key is not shown)")
+    return mark_safe(text) if isinstance(listed, SafeString) else text  # (safe as it was)
+
+
 class OneScriptName(forms.ModelForm):  # type: ignore[type-arg]
     """A name given in the admin is of one script, as a registered one is
     (:func:`accounts.models.validate_one_script`); an account's old name is kept as it is."""
@@ -202,6 +214,31 @@ class AccountAdmin(FilterLookupsOnly, ActionsNeedPermission, UserAdmin):
         if self._another_operators(request, obj):
             return False
         return bool(super().has_delete_permission(request, obj))
+
+    def get_deleted_objects(self, objs: Any, request: HttpRequest) -> tuple[Any, ...]:
+        """What deleting ``objs`` deletes, as Django lists it on the confirmation page, with
+        two changes. No token's key is shown: a token prints as its key, and one read there
+        let staff who may delete accounts act as the player. And an account with entries in
+        the admin's log (an operator's record of what it aborted, verified or suspended) is
+        protected: they would go with it (``LogEntry.user`` cascades)."""
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        keys = list(Token.objects.filter(user__in=objs).values_list("key", flat=True))
+        logged = (
+            LogEntry.objects.filter(user__in=objs)
+            .values_list("user__username")
+            .annotate(entries=Count("pk"))
+            .order_by("user__username")
+        )
+        kept = [
+            format_html(
+                "The admin's log: {} {} by {} (kept: suspend the account)",
+                n,
+                "entry" if n == 1 else "entries",
+                name,
+            )
+            for name, n in logged
+        ]
+        return _without_keys(deleted, keys), counts, perms_needed, [*protected, *kept]
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
         """The list's bulk delete takes the same care as the page's (Django asks only for

@@ -594,3 +594,53 @@ def test_an_accounts_page_reads_its_matches_only(client, duel, alice, bob, moder
     assert reverse("admin:golf_match_change", args=[duel.id]) in page.content.decode()
     dropped = rows_dropped(read, "golf_match", f'"created_by_id" = {alice.pk}')
     assert dropped and max(dropped) < 5, dropped
+
+
+def test_deleting_an_account_shows_no_token(client, alice, bob, operator):
+    """Django's confirmation lists what a delete deletes, a token by its key: staff who may
+    delete accounts read a player's live token there, and could act as the player."""
+    grant(operator, "view_user", "delete_user")
+    keys = [Token.objects.create(user=user).key for user in (alice, bob)]
+    client.force_login(operator)
+    page = reverse("admin:accounts_user_delete", args=[alice.pk])
+    shown = client.get(page)
+    assert shown.status_code == 200 and b"its key is not shown" in shown.content
+    assert keys[0].encode() not in shown.content
+    bulk = {"action": "delete_selected", "_selected_action": [alice.pk, bob.pk]}
+    confirm = client.post(reverse("admin:accounts_user_changelist"), bulk)
+    assert confirm.status_code == 200 and b"Are you sure" in confirm.content
+    assert not any(key.encode() in confirm.content for key in keys)
+    assert client.post(page, {"post": "yes"}).status_code == 302  # deleted as before
+    assert not Token.objects.filter(key=keys[0]).exists()
+
+
+def test_an_operators_account_with_entries_in_the_admins_log_is_not_deleted(
+    client, alice, operator, django_user_model
+):
+    """The admin's log is the record of who aborted, verified or suspended what: deleting
+    its author would delete it (``LogEntry.user`` cascades)."""
+    from django.contrib.admin.models import CHANGE, LogEntry
+    from django.contrib.contenttypes.models import ContentType
+
+    LogEntry.objects.create(
+        user=operator,
+        content_type=ContentType.objects.get_for_model(alice),
+        object_id=str(alice.pk),
+        object_repr=alice.username,
+        action_flag=CHANGE,
+        change_message="Suspended: cheating",
+    )
+    root = django_user_model.objects.create_superuser("root", password="pw-root-123")
+    client.force_login(root)
+    page = reverse("admin:accounts_user_delete", args=[operator.pk])
+    shown = client.get(page).content.decode()
+    assert "Cannot delete user" in shown
+    assert "The admin's log: 1 entry by olga (kept: suspend the account)" in shown
+    client.post(page, {"post": "yes"})
+    bulk = {"action": "delete_selected", "_selected_action": [operator.pk], "post": "yes"}
+    client.post(reverse("admin:accounts_user_changelist"), bulk)
+    assert django_user_model.objects.filter(pk=operator.pk).exists()
+    assert LogEntry.objects.filter(user=operator).count() == 1
+    # one with no entries goes as before
+    client.post(reverse("admin:accounts_user_delete", args=[alice.pk]), {"post": "yes"})
+    assert not django_user_model.objects.filter(pk=alice.pk).exists()
