@@ -20,16 +20,18 @@ While it runs, ``var/run.env`` holds the settings it uses, so that ``scripts/man
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import secrets
 import shlex
 import signal
 import subprocess
 import sys
+import termios
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn, TextIO
 from urllib.parse import urlsplit
 
 from embedded import EmbeddedError, Postgres, Redis, folder_lock, servers
@@ -177,8 +179,46 @@ def _supervise(
 
 def _start(command: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
     """A process in a process group of its own: it and whatever it starts are stopped
-    together (Ctrl-C reaches them through this script)."""
-    return subprocess.Popen(command, cwd=ROOT, env=env, process_group=0)
+    together (Ctrl-C reaches them through this script). Such a group is in the terminal's
+    background: it writes there (:func:`background_writes`) and reads nothing from it."""
+    return subprocess.Popen(command, cwd=ROOT, env=env, process_group=0, stdin=subprocess.DEVNULL)
+
+
+@contextlib.contextmanager
+def background_writes(stream: TextIO) -> Iterator[None]:
+    """While in it, the terminal ``stream`` is (if any) lets processes outside its
+    foreground group write to it: ``stty tostop`` (a terminal that sends them SIGTTOU
+    instead) is turned off, and back on after. The children each run in a process group
+    of their own, so the terminal's background: with it on, the workers stopped before
+    they were ready, and uvicorn took each SIGTTOU for "one worker fewer" until it had
+    none and spun, retrying its write."""
+    try:
+        fd = stream.fileno()
+        before = termios.tcgetattr(fd)
+    except (OSError, ValueError, termios.error):  # not a terminal
+        yield
+        return
+    if not before[3] & termios.TOSTOP:
+        yield
+        return
+    allowed = [*before[:3], before[3] & ~termios.TOSTOP, *before[4:]]
+    _set_terminal(fd, allowed)
+    try:
+        yield
+    finally:
+        _set_terminal(fd, before)
+
+
+def _set_terminal(fd: int, attributes: list[Any]) -> None:
+    # (from the terminal's background, as under `make run &`, a change is refused by a
+    # SIGTTOU that would stop this script: it is ignored meanwhile)
+    previous = signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+    try:
+        termios.tcsetattr(fd, termios.TCSANOW, attributes)
+    except termios.error:
+        pass
+    finally:
+        signal.signal(signal.SIGTTOU, previous)
 
 
 def _signal_group(child: subprocess.Popen[bytes], signum: int) -> bool:
@@ -197,6 +237,7 @@ def _stop(children: dict[str, subprocess.Popen[bytes]]) -> None:
     for child in children.values():
         if child.poll() is None:
             child.send_signal(signal.SIGTERM)
+            child.send_signal(signal.SIGCONT)  # (a stopped process acts on it once continued)
     deadline = time.monotonic() + STOP_TIMEOUT
     for name, child in children.items():
         try:
@@ -284,6 +325,7 @@ def main(argv: list[str] | None = None) -> int:
     run_env = var / "run.env"
     try:
         with (
+            background_writes(sys.stdout),
             folder_lock(var, "`make run`"),
             servers(var, database_url=env.get("DATABASE_URL", ""),
                     redis_url=env.get("CELERY_BROKER_URL", "")) as (database_url, redis_url),

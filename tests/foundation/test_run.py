@@ -9,13 +9,17 @@ crashed worker and a crashed Redis are started again.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import pty
 import re
 import signal
 import socket
 import subprocess
 import sys
+import termios
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -41,7 +45,11 @@ def fetch(url: str, token: str | None = None) -> tuple[int, str]:
 class Service:
     """`scripts/run.py` (what `make run` runs) in a process group of its own."""
 
-    def __init__(self, var: Path, port: int | None = None) -> None:
+    def __init__(
+        self, var: Path, port: int | None = None, terminal: tuple[int, int] | None = None
+    ) -> None:
+        """With ``terminal`` (a pseudo-terminal's two ends), from a terminal: it is the
+        run's controlling one, and what is written there goes to the log."""
         self.var = var
         self.groups: set[int] = set()  # the process groups of what it started, as seen
         self.port = port or free_port()
@@ -50,14 +58,39 @@ class Service:
         self.env.update(PORT=str(self.port), GOLF_VAR_DIR=str(var))
         self.env.pop("DJANGO_SETTINGS_MODULE", None)
         self.log = (var.parent / f"run-{self.port}.log").open("w+")
-        self.proc = subprocess.Popen(
-            [sys.executable, "scripts/run.py"],
-            cwd=ROOT,
-            env=self.env,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        if terminal is None:
+            self.proc = subprocess.Popen(
+                [sys.executable, "scripts/run.py"],
+                cwd=ROOT,
+                env=self.env,
+                stdout=self.log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+            return
+        main, other = terminal
+        # a session of its own, the terminal its controlling one (as a shell's job's is)
+        with open(os.ttyname(other), "rb+", buffering=0) as tty:
+            self.proc = subprocess.Popen(
+                ["setsid", "--ctty", sys.executable, "scripts/run.py"],
+                cwd=ROOT,
+                env=self.env,
+                stdin=tty,
+                stdout=tty,
+                stderr=tty,
+            )
+        threading.Thread(target=self._copy, args=(main,), daemon=True).start()
+
+    def _copy(self, terminal: int) -> None:
+        while True:
+            try:
+                data = os.read(terminal, 65536)
+            except OSError:  # (every process that had it open has gone)
+                return
+            if not data:
+                return
+            self.log.write(data.decode(errors="replace"))
+            self.log.flush()
 
     def output(self) -> str:
         self.log.seek(0)
@@ -238,6 +271,35 @@ def test_make_run_serves_the_walkthrough_on_embedded_servers_and_keeps_its_data(
     assert_all_stopped(service)
     # everything it wrote is under its data folder: nothing new in the repository's root
     assert sorted(os.listdir(ROOT)) == root_before
+
+
+@pytest.mark.slow
+def test_run_serves_from_a_terminal_that_stops_background_writers(tmp_path):
+    """Every process `make run` starts is in a process group of its own, the terminal's
+    background: with `stty tostop` the terminal stopped each at its first line (SIGTTOU),
+    and uvicorn, which takes SIGTTOU for "one worker fewer", was left with none, spinning.
+    The run lets them write while it runs, and gives the terminal its setting back."""
+    main, other = pty.openpty()
+    attributes = termios.tcgetattr(other)
+    attributes[3] |= termios.TOSTOP
+    termios.tcsetattr(other, termios.TCSANOW, attributes)
+    service = Service(tmp_path / "var", terminal=(main, other))
+    try:
+        service.wait_ready(timeout=120)
+        assert not termios.tcgetattr(other)[3] & termios.TOSTOP  # while it runs
+        service.wait_for("interactive@")  # (the workers wrote their banners: not stopped)
+        service.children()
+        service.interrupt()
+        assert_all_stopped(service)
+        assert termios.tcgetattr(other)[3] & termios.TOSTOP  # given back
+    finally:
+        if service.proc.poll() is None:  # (a failure above: nothing is left running)
+            for group in service.groups:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(group, signal.SIGCONT)
+            service.interrupt()
+        os.close(other)
+        os.close(main)
 
 
 @pytest.mark.slow
