@@ -263,6 +263,7 @@ class MatchAdmin(
     )
     exclude = ("rules",)
     actions = ("verify_selected", "abort_selected")
+    ABORT_AT_ONCE = 100  # matches one confirmation names (a "select all" beyond: the first)
 
     def get_search_results(
         self, request: HttpRequest, queryset: QuerySet[Match], search_term: str
@@ -462,7 +463,25 @@ class MatchAdmin(
     @admin.action(
         description="Abort the selected matches (reveals their seeds)", permissions=["abort"]
     )
-    def abort_selected(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+    def abort_selected(
+        self, request: HttpRequest, queryset: QuerySet[Match]
+    ) -> TemplateResponse | None:
+        """A page naming the matches to abort, whose button aborts those it names (as
+        Django's delete asks first): an abort cannot be undone, and "select all" takes
+        every match the list's filters find, pages beyond the one shown included."""
+        if request.POST.get("post") != "yes":
+            matches = list(queryset.order_by("-created_at")[: self.ABORT_AT_ONCE + 1])
+            context = {
+                **self.admin_site.each_context(request),
+                "title": "Abort matches",
+                "opts": self.model._meta,
+                "running": [m for m in matches[: self.ABORT_AT_ONCE] if not m.ended],
+                "ended": sum(m.ended for m in matches[: self.ABORT_AT_ONCE]),
+                "more": len(matches) > self.ABORT_AT_ONCE,
+                "at_once": self.ABORT_AT_ONCE,
+                "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+            }
+            return TemplateResponse(request, "admin/golf/match/abort_selected.html", context)
         for match in queryset:
             try:
                 match_abort(match_id=match.pk, user=request.user, reason="aborted in admin")

@@ -318,11 +318,41 @@ def test_verify_and_abort_actions_need_their_permissions(django_user_model, staf
 
     aborter = staff_with(django_user_model, "abe", "abort_match")
     assert "abort_selected" in aborter.get(url).content.decode()
-    aborter.post(url, {"action": "abort_selected", "_selected_action": [match.id]})
+    asked = aborter.post(url, {"action": "abort_selected", "_selected_action": [match.id]})
+    assert asked.status_code == 200 and "Yes, abort 1 match" in asked.content.decode()
+    match.refresh_from_db()
+    assert match.status == MatchStatus.ACTIVE  # asked first, aborted once confirmed
+    confirm = {"action": "abort_selected", "_selected_action": [match.id], "post": "yes"}
+    assert aborter.post(url, confirm).status_code == 302
     match.refresh_from_db()
     assert match.status == MatchStatus.ABORTED
     entry = LogEntry.objects.filter(user__username="abe").get()
     assert entry.object_id == str(match.id) and entry.change_message.startswith("Aborted")
+
+
+def test_aborting_a_selection_asks_first_and_aborts_only_what_it_named(
+    admin_client, players, django_user_model
+):
+    """An abort cannot be undone: the list's action (Django's "select all" too, which takes
+    every match the filters find) names the running matches and aborts on a second POST
+    only those it named, as Django's delete asks first."""
+    running = [played(players, "golf", "six-card", 2, 2) for _ in range(2)]
+    ended = played(players, "golf", "six-card", 2, 0)
+    end(ended, django_user_model)
+    url = reverse("admin:golf_match_changelist")
+    every = {"action": "abort_selected", "select_across": "1", "_selected_action": [ended.id]}
+    asked = admin_client.post(url, every)
+    page = asked.content.decode()
+    assert asked.status_code == 200 and "Yes, abort 2 matches" in page
+    assert all(str(m.id) in page for m in running) and "1 of the selected match ended" in page
+    assert not Match.objects.filter(status=MatchStatus.ABORTED).exclude(pk=ended.id).exists()
+    late = played(players, "golf", "six-card", 2, 2)  # made while the page was read
+    named = re.findall(r'name="_selected_action" value="([^"]+)"', page)
+    assert sorted(named) == sorted(str(m.id) for m in running)
+    confirm = {"action": "abort_selected", "_selected_action": named, "post": "yes"}
+    assert admin_client.post(url, confirm).status_code == 302
+    statuses = {m.id: Match.objects.get(pk=m.id).status for m in [*running, late]}
+    assert statuses == {running[0].id: "aborted", running[1].id: "aborted", late.id: "active"}
 
 
 def test_the_verify_button_shows_the_report_and_needs_the_permission(

@@ -57,7 +57,8 @@ def test_verify_and_abort_actions(admin_client, duel):
         url, {"action": "verify_selected", "_selected_action": [duel.id]}, follow=True
     )
     assert "OK" in page.content.decode()
-    admin_client.post(url, {"action": "abort_selected", "_selected_action": [duel.id]}, follow=True)
+    body = {"action": "abort_selected", "_selected_action": [duel.id], "post": "yes"}
+    admin_client.post(url, body, follow=True)
     duel.refresh_from_db()
     assert duel.status == MatchStatus.ABORTED
     assert Match.objects.get(pk=duel.id).events.last().type == "match_aborted"
