@@ -512,9 +512,9 @@ async function matchPage(id, turn) {
   };
   offerLeave(detail);
   table =
-    detail.game === "hearts" ? new HeartsTable(root, detail, showError)
-    : detail.game === "ninety-nine" ? new NinetyNineTable(root, detail, showError)
-    : new GolfTable(root, detail, showError);
+    detail.game === "hearts" ? new HeartsTable(root, detail, showError, clearError)
+    : detail.game === "ninety-nine" ? new NinetyNineTable(root, detail, showError, clearError)
+    : new GolfTable(root, detail, showError, clearError);
   table.onDetail = offerLeave;
   // once the match has ended there is nothing to leave; the API reveals the seed: check
   // the deals in this browser

@@ -132,11 +132,13 @@ export class Table {
    * @param {HTMLElement} root
    * @param {MatchDetail} detail the match (its seats, rules, hints); the view comes from states/
    * @param {(message: string) => void} showError
+   * @param {() => void} clearError takes the message down (a move went: it no longer holds)
    */
-  constructor(root, detail, showError) {
+  constructor(root, detail, showError, clearError = () => {}) {
     this.root = root;
     this.detail = detail;
     this.showError = showError;
+    this.clearError = clearError;
     /** @type {V | null} the live view (the match now, as far as this page knows) */
     this.view = null;
     /** @type {V | null} a past version shown by the history slider (read only), or null: live */
@@ -669,6 +671,7 @@ export class Table {
       // without If-Match; any other move names the version it saw
       const version = this.simultaneous(view) ? null : this.version;
       const result = await api.act(this.detail.id, action, version);
+      this.clearError(); // what a move before this one failed with is past
       const next = this.narrow(result.view);
       // the answer carries this move's events only: another seat's, just before it, are read
       await this.logUpTo((result.events[0]?.seq ?? result.version + 1) - 1);

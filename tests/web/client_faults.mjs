@@ -684,13 +684,15 @@ async function refusedBid(kind) {
     down: () => problem(503, "service_unavailable", "Service unavailable", "Try again in a moment."),
     network: () => NETWORK_DOWN,
   }[kind];
-  const match = fakeMatch([ninetyNineBidding(10)]);
+  const mine = ["8C", "JH", "QD"];
+  const v11 = ninetyNineBidding(11, { has_bid: [true, false, false], seats_to_act: [1, 2], hands: [HAND12.filter((c) => !mine.includes(c)), null, null], hand_sizes: [9, 12, 12], bid_cards: [mine, null, null], contracts: [5, null, null], legal_actions: [] });
+  const match = fakeMatch([ninetyNineBidding(10), v11]);
   let posts = 0;
   const { page } = await open(async (method, path, query) => {
     if (path === `/matches/${ID}/hint`) return json(200, BID_HINT);
     if (method === "POST" && path === `/matches/${ID}/actions`) {
-      posts += 1;
-      return refusal();
+      posts += 1; // the first is refused, the one sent again goes
+      return posts === 1 ? refusal() : json(200, { version: 11, events: [event(11, "bid_made", 0, { seat: 0, cards: mine })], view: v11 });
     }
     return match.answer(method, path, query);
   });
@@ -702,7 +704,10 @@ async function refusedBid(kind) {
   await page.locator('.actions button[data-action="bid"]').click();
   await page.locator("#errors:not([hidden])").waitFor({ timeout: 5_000 });
   await atVersion(page, 10);
-  return { posts, before, after: await choiceState(page) };
+  const after = await choiceState(page);
+  await page.locator('.actions button[data-action="bid"]').click(); // sent again: it goes
+  await atVersion(page, 11);
+  return { posts, before, after, sentAgain: await choiceState(page) };
 }
 scenarios.moveRefusedRules = () => refusedBid("refused");
 scenarios.moveRefusedDown = () => refusedBid("down");

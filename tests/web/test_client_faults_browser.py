@@ -231,7 +231,7 @@ def test_the_hint_is_one_live_region_kept_on_the_page(scenarios):
 @pytest.mark.parametrize("kind", ["Rules", "Down", "Network"])
 def test_a_refused_bid_keeps_the_cards_chosen_and_the_hint(scenarios, kind):
     seen = seen_in(scenarios, f"moveRefused{kind}")
-    assert seen["posts"] == 1
+    assert seen["posts"] == 2
     before, after = seen["before"], seen["after"]
     assert sorted(before["chosen"]) == ["8C", "JH", "QD"], before
     assert after["message"], after  # the refusal said
@@ -240,6 +240,8 @@ def test_a_refused_bid_keeps_the_cards_chosen_and_the_hint(scenarios, kind):
     assert after["send"] == {"text": "Bid 5 tricks", "disabled": False}, after
     assert after["hint"] == before["hint"] and after["hint"].startswith("Hint: Lay aside"), after
     assert sorted(after["hinted"]) == ["8C", "JH", "QD"], after
+    # sent again, it goes: the message of the refusal, no longer true, is gone
+    assert seen["sentAgain"]["version"] == 11 and seen["sentAgain"]["message"] is None, seen
 
 
 def test_a_pass_refused_as_stale_keeps_what_still_holds_at_the_table_read_again(scenarios):
