@@ -15,9 +15,10 @@ import logging
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
+from django.core.exceptions import PermissionDenied, RequestDataTooBig, SuspiciousOperation
 from django.db import DatabaseError, InterfaceError, OperationalError
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
+from django.views import csrf, defaults
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from rest_framework import exceptions
@@ -259,9 +260,19 @@ def bad_request(request: Any, exception: Exception | None = None) -> JsonRespons
     return plain_problem(400, "malformed_request", "Malformed request", "the request was refused")
 
 
-def forbidden(request: Any, exception: Exception | None = None) -> JsonResponse:
+def _in_admin(request: Any) -> bool:
+    """A page of the admin, read in a browser: its refusals are pages too (Django's own),
+    not a problem's JSON shown raw."""
+    return str(getattr(request, "path", "")).startswith("/admin/")
+
+
+def forbidden(request: Any, exception: Exception | None = None) -> HttpResponse:
+    if _in_admin(request):
+        return defaults.permission_denied(request, exception or PermissionDenied())
     return plain_problem(403, "permission_denied", "Permission denied", "not allowed")
 
 
-def csrf_failure(request: Any, reason: str = "") -> JsonResponse:
+def csrf_failure(request: Any, reason: str = "") -> HttpResponse:
+    if _in_admin(request):  # (Django's page says what to do: allow cookies, reload)
+        return csrf.csrf_failure(request, reason)
     return plain_problem(403, "csrf_failed", "CSRF check failed", "send a token, or the CSRF token")

@@ -625,3 +625,17 @@ def test_the_verify_action_reads_each_match_as_of_one_moment(admin_client, playe
     entry = LogEntry.objects.get()
     assert " OK " in entry.change_message, entry.change_message
     assert Match.objects.get(pk=match.pk).version == match.version + 1  # (the move was made)
+
+
+def test_a_refusal_in_the_admin_is_a_page_not_a_problems_json(staff, players, client):
+    """An operator reads the admin in a browser: a permission refused, or a form posted
+    without its CSRF token, is Django's page (the API's refusals stay problems)."""
+    match = played(players, "golf", "six-card", 2, 0)
+    refused = page(staff, match, audit="1")
+    assert refused.status_code == 403 and refused["Content-Type"].startswith("text/html")
+    assert b"403 Forbidden" in refused.content
+    checked = Client(enforce_csrf_checks=True)
+    checked.force_login(players[0])
+    forged = checked.post(reverse("admin:logout"))
+    assert forged.status_code == 403 and forged["Content-Type"].startswith("text/html")
+    assert b"CSRF verification failed" in forged.content
