@@ -34,6 +34,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from django.conf import settings
@@ -201,20 +202,23 @@ class SharedHolds:
     """Each account's waits, streams and exports counted across every web process, in the
     shared Redis (the default cache's), as leases that end on their own: a hold lasts at
     most its lease (the router cuts a reader off by then), and one whose process died stops
-    counting when its lease ends. While Redis cannot be reached (for ``DOWN_SECONDS`` after
-    a failure) only each process's own count bounds an account, as the rates let requests
-    through uncounted then (a warning is logged)."""
+    counting when its lease ends. A place given back while Redis cannot be reached is given
+    back with the next call that reaches it. While it cannot be reached (for
+    ``DOWN_SECONDS`` after a failure) only each process's own count bounds an account, as
+    the rates let requests through uncounted then (a warning is logged). Its calls block:
+    the router makes them on its threads, not on its event loop."""
 
     DOWN_SECONDS = 5.0
 
     def __init__(self, url: str, prefix: str = "") -> None:
         import redis
 
-        # short timeouts: the router takes a place on its event loop
         self._client = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
         self._take = self._client.register_script(_TAKE)
         self._prefix = prefix
         self._down_until = 0.0
+        self._lock = threading.Lock()
+        self._owed: set[tuple[str, str]] = set()  # places to give back: (key, member)
 
     @classmethod
     def from_settings(cls) -> SharedHolds | None:
@@ -235,18 +239,38 @@ class SharedHolds:
         if time.monotonic() < self._down_until:
             return None
         try:
+            self._settle()
             return bool(self._take(keys=[self._key(account)], args=[most, lease, member]))
         except Exception as exc:  # (redis-py's errors: the count is a brake, not the service)
             self._down(exc)
             return None
 
     def give_back(self, account: object, member: str) -> None:
-        if time.monotonic() < self._down_until:
-            return  # (its lease ends it)
+        """End the place ``member`` of ``account``'s: now, or with the next call that
+        reaches Redis (else its lease ends it)."""
+        with self._lock:
+            self._owed.add((self._key(account), member))
+        if time.monotonic() >= self._down_until:
+            try:
+                self._settle()
+            except Exception as exc:
+                self._down(exc)
+
+    def _settle(self) -> None:
+        """Give back every place owed (in one round trip)."""
+        with self._lock:
+            owed, self._owed = self._owed, set()
+        if not owed:
+            return
         try:
-            self._client.zrem(self._key(account), member)
-        except Exception as exc:
-            self._down(exc)
+            pipe = self._client.pipeline(transaction=False)
+            for key, member in owed:
+                pipe.zrem(key, member)
+            pipe.execute()
+        except Exception:
+            with self._lock:
+                self._owed |= owed
+            raise
 
     def _down(self, exc: Exception) -> None:
         self._down_until = time.monotonic() + self.DOWN_SECONDS
@@ -256,11 +280,22 @@ class SharedHolds:
         )
 
 
-def longest_hold() -> float:
-    """The longest a wait, stream or export holds its place: the router lets a reader go a
-    heartbeat after the longest wait or stream would have ended."""
-    longest = max(MAX_WAIT_SECONDS, settings.PUSH_STREAM_MAX_SECONDS)
-    return longest + settings.PUSH_HEARTBEAT_SECONDS
+def longest_hold(wait: float | None = None) -> float:
+    """How long a place is leased for: the longest its hold may last (the router lets a
+    reader go a heartbeat after its wait, or the longest stream, would have ended) and a
+    heartbeat more. Without ``wait``, for any wait, stream or export."""
+    if wait is None:
+        wait = max(MAX_WAIT_SECONDS, settings.PUSH_STREAM_MAX_SECONDS)
+    return wait + 2 * settings.PUSH_HEARTBEAT_SECONDS
+
+
+@dataclass
+class Place:
+    """A place :meth:`Admission.take` gave, to give back once."""
+
+    account: object
+    member: str = ""  # its lease in the shared count ("": none)
+    given_back: bool = False
 
 
 class Admission:
@@ -294,34 +329,46 @@ class Admission:
             "at once per account"
         )
 
-    @contextlib.contextmanager
-    def enter(self, account: object, lease: float | None = None) -> Iterator[None]:
-        """Hold a place for ``account`` (in the shared count for at most ``lease`` seconds,
-        by default :func:`longest_hold`)."""
+    def take(self, account: object, wait: float | None = None) -> Place:
+        """A place for ``account`` (:class:`TooManyWaiters` if it has none left), leased in
+        the shared count for :func:`longest_hold` of ``wait``. Blocking (Redis)."""
         with self._lock:
             self._check(account)
             self._total += 1
             self._per_account[account] = self._per_account.get(account, 0) + 1
-        member = ""
+        place = Place(account)
+        if self.shared:
+            member = uuid.uuid4().hex
+            most, lease = settings.PUSH_MAX_PER_ACCOUNT, longest_hold(wait)
+            if self.shared.take(account, most, lease, member) is False:
+                self.give_back(place)
+                raise self._full()
+            place.member = member
+        return place
+
+    def give_back(self, place: Place) -> None:
+        """End ``place`` (once). Blocking (Redis)."""
+        with self._lock:
+            if place.given_back:
+                return
+            place.given_back = True
+            self._total -= 1
+            left = self._per_account[place.account] - 1
+            if left:
+                self._per_account[place.account] = left
+            else:
+                del self._per_account[place.account]
+        if place.member and self.shared:
+            self.shared.give_back(place.account, place.member)
+
+    @contextlib.contextmanager
+    def enter(self, account: object, wait: float | None = None) -> Iterator[None]:
+        """Hold a place for ``account`` while in it (see :meth:`take`)."""
+        place = self.take(account, wait)
         try:
-            if self.shared:
-                member = uuid.uuid4().hex
-                seconds = longest_hold() if lease is None else lease
-                most = settings.PUSH_MAX_PER_ACCOUNT
-                if self.shared.take(account, most, seconds, member) is False:
-                    member = ""
-                    raise self._full()
             yield
         finally:
-            if member and self.shared:
-                self.shared.give_back(account, member)
-            with self._lock:
-                self._total -= 1
-                left = self._per_account[account] - 1
-                if left:
-                    self._per_account[account] = left
-                else:
-                    del self._per_account[account]
+            self.give_back(place)
 
 
 admission = Admission(SharedHolds.from_settings())
@@ -431,6 +478,20 @@ class PushRouter:
     async def _sync(self, function: Callable[..., T], *args: Any) -> T:
         return await asyncio.wrap_future(self._submit(function, *args))
 
+    async def _take_place(self, account: object, wait: float) -> Place:
+        """:meth:`Admission.take` on the threads; a place taken for a request cancelled
+        meanwhile (its client gone) is given back."""
+        taking = self._submit(admission.take, account, wait)
+        try:
+            return await asyncio.wrap_future(taking)
+        except asyncio.CancelledError:
+            taking.add_done_callback(self._give_back_taken)
+            raise
+
+    def _give_back_taken(self, taking: Future[Place]) -> None:
+        if not taking.cancelled() and taking.exception() is None:
+            self._submit(admission.give_back, taking.result())
+
     async def _serve(
         self, note: dict[str, Any], headers: list[tuple[bytes, bytes]], receive: Any, send: Any
     ) -> None:
@@ -446,7 +507,9 @@ class PushRouter:
             await send(message)
 
         try:
-            with admission.enter(note["account"], longest + settings.PUSH_HEARTBEAT_SECONDS):
+            # (taken and given back on the threads: a slow Redis must not stall the loop)
+            place = await self._take_place(note["account"], wait)
+            try:
                 async with _until_disconnect(receive):
                     limit = asyncio.timeout(longest)
                     try:
@@ -455,6 +518,8 @@ class PushRouter:
                     except TimeoutError:
                         if not limit.expired():
                             raise
+            finally:  # (not awaited: a cancelled request gives its place back too)
+                self._submit(admission.give_back, place)
         except TooManyWaiters as exc:
             body = too_many_waiters_body(exc)
             await _problem(send, headers, body, settings.PUSH_RETRY_AFTER_SECONDS)

@@ -598,3 +598,51 @@ def test_a_stream_begins_the_same_with_the_router_or_without(app, users, duel, s
     assert body == b"".join(blocking.streaming_content)
     assert body.startswith(b"retry: 1000\n\nid: 1\n")
     assert headers["x-accel-buffering"] == blocking.headers["X-Accel-Buffering"] == "no"
+
+
+def test_a_slow_shared_count_does_not_stall_the_event_loop(app, duel, monkeypatch):
+    """The account's places are counted in Redis across the web processes; those calls
+    block, and made on the router's event loop, a Redis slow to answer stalled every
+    connection of the process (heartbeats, other streams) for as long, per wait."""
+    match_id, tokens = duel
+
+    class SlowHolds:  # (a Redis that takes 0.3 s to answer each call)
+        def take(self, *args: Any) -> bool:
+            time.sleep(0.3)
+            return True
+
+        def give_back(self, *args: Any) -> None:
+            time.sleep(0.3)
+
+    monkeypatch.setattr(push.admission, "shared", SlowHolds())
+    version = Match.objects.get(pk=match_id).version
+    path = f"/api/matches/{match_id}/events"
+
+    async def body() -> tuple[float, list[int]]:
+        gaps, last = [], time.monotonic()
+        done = asyncio.Event()
+
+        async def tick() -> None:
+            nonlocal last
+            while not done.is_set():
+                await asyncio.sleep(0.02)
+                now = time.monotonic()
+                gaps.append(now - last)
+                last = now
+
+        ticker = asyncio.get_running_loop().create_task(tick())
+        waits = [
+            await get(app, path, tokens[name], {"after": version, "wait": 1})
+            for name in ("alice", "bob", "alice", "bob")
+        ]
+        statuses = []
+        for reply in waits:
+            await reply.body()
+            statuses.append(reply.status)
+        done.set()
+        await ticker
+        return max(gaps), statuses
+
+    longest_gap, statuses = run(body)
+    assert statuses == [200] * 4
+    assert longest_gap < 0.25, f"the event loop stalled {longest_gap:.2f} s"
