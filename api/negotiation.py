@@ -25,7 +25,8 @@ def _refuses(accept: Sequence[str], media_type: str) -> bool:
     """Whether ``accept`` refuses ``media_type``: the most specific range that matches it
     (``type/sub`` before ``type/*`` before ``*/*``, RFC 9110 12.5.1) says ``q=0``. So
     ``text/event-stream;q=0, */*`` refuses the events' stream and no other type, and
-    ``application/*;q=0, application/json`` refuses no JSON."""
+    ``application/*;q=0, application/json`` refuses no JSON. Of ranges as specific as each
+    other (the same one twice), one that does not say ``q=0`` wins, in any order."""
     kind, _, sub = media_type.split(";")[0].strip().lower().partition("/")
     best: tuple[int, bool] | None = None  # (how specific, refused)
     for entry in accept:
@@ -40,6 +41,8 @@ def _refuses(accept: Sequence[str], media_type: str) -> bool:
             continue
         if best is None or specific > best[0]:
             best = (specific, _refused(entry))
+        elif specific == best[0]:
+            best = (specific, best[1] and _refused(entry))
     return best is not None and best[1]
 
 

@@ -130,7 +130,8 @@ class ScopedRateThrottle(throttling.ScopedRateThrottle, AtomicRate):
     def allow_request(self, request: Any, view: Any) -> bool:
         scope = getattr(view, "throttle_scope", None)
         by_address = scope in self.BY_ADDRESS and request.method == "POST"
-        self.open_when_down = not by_address and scope not in self.PRICED
+        priced = scope in self.PRICED or getattr(view, "priced", False)
+        self.open_when_down = not by_address and not priced
         return super().allow_request(request, view)
 
     def get_cache_key(self, request: Any, view: Any) -> str | None:

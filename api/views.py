@@ -604,9 +604,10 @@ class MatchListView(QueryChecked, APIView):
             "through a list that does not move). `mine=true` leaves the lobbies out, "
             "`joinable=true` keeps only the lobbies you do not sit in; staff may ask for "
             "every match with `all=true`. A list counts and orders every match of yours: "
-            "it has a rate of its own (`THROTTLE_LISTS`, 120 a minute), and with more than "
-            f"{LIST_MATCHES_PER_COUNT:,} matches counts one more against it for each "
-            f"{LIST_MATCHES_PER_COUNT:,} (`429 throttled` beyond)."
+            "it has a rate of its own (`THROTTLE_LISTS`, 120 a minute), and with "
+            f"{LIST_MATCHES_PER_COUNT:,} matches or more counts one more against it for each "
+            f"{LIST_MATCHES_PER_COUNT:,} (`429 throttled` beyond; `awaiting=me` and "
+            "`joinable=true` count one)."
         ),
         parameters=[param.schema() for param in LIST_QUERY],
         operation_id="matches_list",
@@ -632,10 +633,13 @@ class MatchListView(QueryChecked, APIView):
             created_before = selectors.creation_mark(before)
             if created_before is None:
                 raise invalid_field("before", "before names no match", "a match id")
-        if not everyone and not joinable:  # (what it reads grows with the account's history)
+        # what it reads grows with the account's history, but for the lobbies (others') and
+        # the matches awaiting the account's move (read from its seats to act)
+        awaiting = AWAITING.read(request) == "me"
+        if not everyone and not joinable and not awaiting:
             more = selectors.own_matches(request.user) // LIST_MATCHES_PER_COUNT
-            if more:
-                _charge(request, "lists", more)
+            if more:  # (not let through uncounted while the cache is down: a 503)
+                _charge(request, "lists", more, priced=True)
         queryset = selectors.matches_for(
             request.user,
             mine=MINE.read(request) == "true",
@@ -643,7 +647,7 @@ class MatchListView(QueryChecked, APIView):
             status=STATUS.read(request),
             game=GAME.read(request),
             preset=PRESET.read(request),
-            awaiting_me=AWAITING.read(request) == "me",
+            awaiting_me=awaiting,
             joinable=joinable,
             by_creation=by_creation,
             created_before=created_before,
@@ -1213,14 +1217,18 @@ SSE_EVENT = {  # one Server-Sent Event of the stream
 @dataclass(frozen=True)
 class _Scope:
     throttle_scope: str
+    priced: bool = False  # (:attr:`ScopedRateThrottle.PRICED`, for this charge)
 
 
-def _charge(request: Request, scope: str, cost: int = 1) -> ScopedRateThrottle:
+def _charge(
+    request: Request, scope: str, cost: int = 1, *, priced: bool = False
+) -> ScopedRateThrottle:
     """Count ``cost`` against the account's rate of ``scope`` (429 beyond it): the
-    throttle that counted it (to give it back)."""
+    throttle that counted it (to give it back). A ``priced`` charge (a read priced by
+    what it costs) is not let through uncounted while the cache is down: a 503."""
     throttle = ScopedRateThrottle()
     throttle.cost = cost
-    if not throttle.allow_request(request, _Scope(scope)):
+    if not throttle.allow_request(request, _Scope(scope, priced)):
         raise Throttled(throttle.wait())
     return throttle
 

@@ -33,7 +33,7 @@ from django.utils.html import format_html
 from cards.errors import UNREADABLE_LOG
 from games import all_games, event_types
 from matches import errors
-from matches.models import Match, MatchEvent, Seat
+from matches.models import ENDED_STATUSES, Match, MatchEvent, Seat
 from matches.selectors import all_events_of_seat, audit_record
 from matches.services import match_abort
 from matches.store import game_of, load_events, to_event
@@ -470,14 +470,15 @@ class MatchAdmin(
         Django's delete asks first): an abort cannot be undone, and "select all" takes
         every match the list's filters find, pages beyond the one shown included."""
         if request.POST.get("post") != "yes":
-            matches = list(queryset.order_by("-created_at")[: self.ABORT_AT_ONCE + 1])
+            running = queryset.exclude(status__in=ENDED_STATUSES).order_by("-created_at")
+            named = list(running[: self.ABORT_AT_ONCE + 1])
             context = {
                 **self.admin_site.each_context(request),
                 "title": "Abort matches",
                 "opts": self.model._meta,
-                "running": [m for m in matches[: self.ABORT_AT_ONCE] if not m.ended],
-                "ended": sum(m.ended for m in matches[: self.ABORT_AT_ONCE]),
-                "more": len(matches) > self.ABORT_AT_ONCE,
+                "running": named[: self.ABORT_AT_ONCE],
+                "ended": queryset.filter(status__in=ENDED_STATUSES).count(),
+                "more": len(named) > self.ABORT_AT_ONCE,
                 "at_once": self.ABORT_AT_ONCE,
                 "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
             }

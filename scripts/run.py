@@ -31,7 +31,7 @@ import termios
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import Any, NoReturn
 from urllib.parse import urlsplit
 
 from embedded import EmbeddedError, Postgres, Redis, folder_lock, servers
@@ -185,28 +185,31 @@ def _start(command: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
 
 
 @contextlib.contextmanager
-def background_writes(stream: TextIO) -> Iterator[None]:
-    """While in it, the terminal ``stream`` is (if any) lets processes outside its
+def background_writes() -> Iterator[None]:
+    """While in it, the controlling terminal (if any) lets processes outside its
     foreground group write to it: ``stty tostop`` (a terminal that sends them SIGTTOU
     instead) is turned off, and back on after. The children each run in a process group
     of their own, so the terminal's background: with it on, the workers stopped before
     they were ready, and uvicorn took each SIGTTOU for "one worker fewer" until it had
-    none and spun, retrying its write."""
+    none and spun, retrying its write. (The terminal itself, not stdout: with only stdout
+    sent to a file they still write their logs to it on stderr.)"""
     try:
-        fd = stream.fileno()
+        fd = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
+    except OSError:  # no controlling terminal
+        yield
+        return
+    try:
         before = termios.tcgetattr(fd)
-    except (OSError, ValueError, termios.error):  # not a terminal
-        yield
-        return
-    if not before[3] & termios.TOSTOP:
-        yield
-        return
-    allowed = [*before[:3], before[3] & ~termios.TOSTOP, *before[4:]]
-    _set_terminal(fd, allowed)
-    try:
-        yield
+        changed = before[3] & termios.TOSTOP
+        if changed:
+            _set_terminal(fd, [*before[:3], before[3] & ~termios.TOSTOP, *before[4:]])
+        try:
+            yield
+        finally:
+            if changed:
+                _set_terminal(fd, before)
     finally:
-        _set_terminal(fd, before)
+        os.close(fd)
 
 
 def _set_terminal(fd: int, attributes: list[Any]) -> None:
@@ -325,7 +328,7 @@ def main(argv: list[str] | None = None) -> int:
     run_env = var / "run.env"
     try:
         with (
-            background_writes(sys.stdout),
+            background_writes(),
             folder_lock(var, "`make run`"),
             servers(var, database_url=env.get("DATABASE_URL", ""),
                     redis_url=env.get("CELERY_BROKER_URL", "")) as (database_url, redis_url),

@@ -18,6 +18,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import get_game
+from matches.admin import MatchAdmin
 from matches.models import Match, MatchEvent, MatchStatus
 from matches.selectors import audit_record, match_view
 from matches.services import match_abort, match_act, match_create, match_join
@@ -344,7 +345,7 @@ def test_aborting_a_selection_asks_first_and_aborts_only_what_it_named(
     asked = admin_client.post(url, every)
     page = asked.content.decode()
     assert asked.status_code == 200 and "Yes, abort 2 matches" in page
-    assert all(str(m.id) in page for m in running) and "1 of the selected match ended" in page
+    assert all(str(m.id) in page for m in running) and "1 of the selected matches ended" in page
     assert not Match.objects.filter(status=MatchStatus.ABORTED).exclude(pk=ended.id).exists()
     late = played(players, "golf", "six-card", 2, 2)  # made while the page was read
     named = re.findall(r'name="_selected_action" value="([^"]+)"', page)
@@ -353,6 +354,27 @@ def test_aborting_a_selection_asks_first_and_aborts_only_what_it_named(
     assert admin_client.post(url, confirm).status_code == 302
     statuses = {m.id: Match.objects.get(pk=m.id).status for m in [*running, late]}
     assert statuses == {running[0].id: "aborted", running[1].id: "aborted", late.id: "active"}
+
+
+def test_the_abort_page_names_running_matches_behind_many_ended_ones(
+    admin_client, players, django_user_model, monkeypatch
+):
+    """The page names at most ``ABORT_AT_ONCE`` matches: the running ones selected, not the
+    newest selected whatever their state (ended ones newer than every running one left it
+    naming none, run again as often as one liked)."""
+    monkeypatch.setattr(MatchAdmin, "ABORT_AT_ONCE", 2)
+    running = [played(players, "golf", "six-card", 2, 2) for _ in range(3)]
+    ops = operator(django_user_model, "ops")
+    for _ in range(3):
+        ended = played(players, "golf", "six-card", 2, 0)
+        match_abort(match_id=ended.id, user=ops, reason="test over")
+    url = reverse("admin:golf_match_changelist")
+    every = {"action": "abort_selected", "select_across": "1", "_selected_action": [running[0].id]}
+    page = admin_client.post(url, every).content.decode()
+    named = re.findall(r'name="_selected_action" value="([^"]+)"', page)
+    assert sorted(named) == sorted(str(m.id) for m in running[1:])  # the newest two running
+    assert "3 of the selected matches ended already" in page
+    assert "Only the newest 2 running matches selected are named here" in page
 
 
 def test_the_verify_button_shows_the_report_and_needs_the_permission(

@@ -309,9 +309,12 @@ def test_a_list_is_priced_by_the_matches_it_reads(alice, bob, monkeypatch):
     tighten(monkeypatch, lists="10/min")
     assert [alice.get("/api/matches").status_code for _ in range(2)] == [200, 200]
     assert_problem(alice.get("/api/matches", {"mine": "true"}), 429, "throttled")
-    # an account with few matches lists at the whole rate; lobbies alone cost one
+    # an account with few matches lists at the whole rate; the lobbies, and the matches
+    # awaiting one's move (read from its seats to act), cost one
     assert {bob.get("/api/matches").status_code for _ in range(9)} == {200}
     assert alice.get("/api/matches", {"joinable": "true"}).status_code == 200
+    tighten(monkeypatch, lists="13/min")
+    assert alice.get("/api/matches", {"awaiting": "me"}).status_code == 200
 
 
 def test_whole_log_reads_and_past_states_have_their_own_throttles(alice, duel, monkeypatch):
@@ -735,6 +738,8 @@ def test_a_stream_in_a_type_it_is_not_sent_in_is_a_406_the_schema_declares(alice
     ("/api/me", "application/*;q=0", 406),
     ("/api/me", "application/*;q=0, */*", 406),  # the more specific range decides
     ("/api/me", "application/*;q=0, application/json", 200),
+    ("/api/me", "application/json;q=0, application/json", 200),  # the same twice: in any
+    ("/api/me", "application/json, application/json;q=0", 200),  # order, it is not refused
     ("/api/matches/{duel}/stream", "application/*;q=0, application/x-ndjson", 200),
 ])  # fmt: skip
 def test_an_accept_of_q_0_refuses_its_type(alice, duel, path, accept, status):

@@ -113,9 +113,13 @@ def test_the_shared_count_is_the_default_caches_redis(settings):
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": os.environ["REDIS_URL"],
+            "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
         }
     }
-    assert isinstance(push.SharedHolds.from_settings(), push.SharedHolds)
+    settings.PUSH_MAX_PER_ACCOUNT = 1
+    one, two = (push.Admission(push.SharedHolds.from_settings()) for _ in range(2))
+    with one.enter("alice"), pytest.raises(push.TooManyWaiters):  # counted in that Redis
+        two.check("alice")
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     assert push.SharedHolds.from_settings() is None  # a cache in memory is per process
 

@@ -190,7 +190,7 @@ def cache_down(monkeypatch):
 
 @pytest.mark.django_db
 def test_while_the_cache_is_down_rates_count_nothing_and_log_ins_are_a_503(
-    alice, bob, duel, anon, cache_down, caplog
+    alice, bob, duel, anon, cache_down, caplog, monkeypatch
 ):
     """A Redis restart made every request a 500 (the rates count in it), reads included;
     the docs promise a 503 to retry. Reads and moves go on uncounted; a log-in (its
@@ -221,3 +221,9 @@ def test_while_the_cache_is_down_rates_count_nothing_and_log_ins_are_a_503(
     # whole, the checkpoints down with the cache)
     assert_problem(bob.get(f"/api/matches/{duel}/export"), 503, "service_unavailable")
     assert_problem(bob.get(f"/api/matches/{duel}/states/1"), 503, "service_unavailable")
+    # nor a list priced above one (a long history's): one that counts one goes through
+    from api import views
+
+    monkeypatch.setattr(views, "LIST_MATCHES_PER_COUNT", 1)  # (bob sits in one: 1 + 1)
+    assert_problem(bob.get("/api/matches"), 503, "service_unavailable")
+    assert bob.get("/api/matches", {"awaiting": "me"}).status_code == 200

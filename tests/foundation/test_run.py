@@ -46,10 +46,15 @@ class Service:
     """`scripts/run.py` (what `make run` runs) in a process group of its own."""
 
     def __init__(
-        self, var: Path, port: int | None = None, terminal: tuple[int, int] | None = None
+        self,
+        var: Path,
+        port: int | None = None,
+        terminal: tuple[int, int] | None = None,
+        stdout_to_log: bool = False,
     ) -> None:
         """With ``terminal`` (a pseudo-terminal's two ends), from a terminal: it is the
-        run's controlling one, and what is written there goes to the log."""
+        run's controlling one, and what is written there goes to the log (as does stdout,
+        with ``stdout_to_log``: `make run > file`)."""
         self.var = var
         self.groups: set[int] = set()  # the process groups of what it started, as seen
         self.port = port or free_port()
@@ -76,7 +81,7 @@ class Service:
                 cwd=ROOT,
                 env=self.env,
                 stdin=tty,
-                stdout=tty,
+                stdout=self.log if stdout_to_log else tty,
                 stderr=tty,
             )
         threading.Thread(target=self._copy, args=(main,), daemon=True).start()
@@ -274,16 +279,18 @@ def test_make_run_serves_the_walkthrough_on_embedded_servers_and_keeps_its_data(
 
 
 @pytest.mark.slow
-def test_run_serves_from_a_terminal_that_stops_background_writers(tmp_path):
+@pytest.mark.parametrize("stdout_to_log", [False, True], ids=["terminal", "stdout-to-a-file"])
+def test_run_serves_from_a_terminal_that_stops_background_writers(tmp_path, stdout_to_log):
     """Every process `make run` starts is in a process group of its own, the terminal's
     background: with `stty tostop` the terminal stopped each at its first line (SIGTTOU),
     and uvicorn, which takes SIGTTOU for "one worker fewer", was left with none, spinning.
-    The run lets them write while it runs, and gives the terminal its setting back."""
+    The run lets them write while it runs, and gives the terminal its setting back; also
+    with stdout sent to a file (they log on stderr, still the terminal)."""
     main, other = pty.openpty()
     attributes = termios.tcgetattr(other)
     attributes[3] |= termios.TOSTOP
     termios.tcsetattr(other, termios.TCSANOW, attributes)
-    service = Service(tmp_path / "var", terminal=(main, other))
+    service = Service(tmp_path / "var", terminal=(main, other), stdout_to_log=stdout_to_log)
     try:
         service.wait_ready(timeout=120)
         assert not termios.tcgetattr(other)[3] & termios.TOSTOP  # while it runs
