@@ -257,19 +257,32 @@ def _stop(children: dict[str, subprocess.Popen[bytes]]) -> None:
             time.sleep(0.1)
 
 
-def _chain_key(var: Path) -> str:
-    """This installation's key for the event log's hash chain, made on the first run."""
-    path = var / "chain-key"
+def _kept_secret(path: Path, new: str) -> str:
+    """A secret of this installation's, kept in ``path`` (readable by its owner only):
+    ``new`` on the first run, the same on every run after."""
     if not path.exists():
         path.touch(mode=0o600)
-        path.write_text(f"local:{secrets.token_hex(32)}\n")
+        path.write_text(f"{new}\n")
     return path.read_text().strip()
+
+
+def _chain_key(var: Path) -> str:
+    """This installation's key for the event log's hash chain, made on the first run."""
+    return _kept_secret(var / "chain-key", f"local:{secrets.token_hex(32)}")
+
+
+def _secret_key(var: Path) -> str:
+    """This installation's ``SECRET_KEY``, made on the first run. Without it the settings
+    fall back (under DEBUG) to a key written in the source, and the COMs' random choices,
+    keyed by it (``matches.services.com_rng``), could be worked out by anyone: an ``easy``
+    COM's blunder foreseen tells which cards of its hand it passes."""
+    return _kept_secret(var / "secret-key", secrets.token_urlsafe(50))
 
 
 def _write_env(path: Path, env: dict[str, str]) -> None:
     names = (
         "DEBUG", "GOLF_VAR_DIR", "DATABASE_URL", "CELERY_BROKER_URL", "CACHE_URL",
-        "EVENT_CHAIN_KEYS",
+        "EVENT_CHAIN_KEYS", "SECRET_KEY",
     )  # fmt: skip
     lines = [f"{name}={shlex.quote(env[name])}" for name in names if env.get(name)]
     path.touch(mode=0o600)
@@ -338,6 +351,7 @@ def main(argv: list[str] | None = None) -> int:
                 env.setdefault("CACHE_URL", f"{redis_url}/1")
             env["DATABASE_URL"] = database_url
             env.setdefault("EVENT_CHAIN_KEYS", _chain_key(var))
+            env.setdefault("SECRET_KEY", _secret_key(var))
             _write_env(run_env, env)
             try:
                 return serve(var, env, _embedded(var, env, os.environ))

@@ -30,7 +30,15 @@ import pytest
 from tests.foundation.helpers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-SERVICE_SETTINGS = {"DATABASE_URL", "CELERY_BROKER_URL", "CACHE_URL", "REDIS_URL", "DEBUG"}
+SERVICE_SETTINGS = {
+    "DATABASE_URL",
+    "CELERY_BROKER_URL",
+    "CACHE_URL",
+    "REDIS_URL",
+    "DEBUG",
+    "SECRET_KEY",
+    "EVENT_CHAIN_KEYS",
+}  # (a fresh `make run` has none of them: it makes its own)
 
 
 def fetch(url: str, token: str | None = None) -> tuple[int, str]:
@@ -184,6 +192,13 @@ def test_make_run_serves_the_walkthrough_on_embedded_servers_and_keeps_its_data(
     try:
         service.wait_ready()
         assert len(service.children()) == 4  # the API, two workers, beat
+        # its own secret key, kept in its data folder (the settings' fallback is in the
+        # source, and the COMs' random choices are keyed by it), the same in every process
+        secret_key = (var / "secret-key").read_text().strip()
+        assert len(secret_key) >= 50 and (var / "secret-key").stat().st_mode & 0o077 == 0
+        for child in service.children():
+            environ = Path(f"/proc/{child}/environ").read_bytes().split(b"\0")
+            assert f"SECRET_KEY={secret_key}".encode() in environ
         status, body = fetch(service.base + "/api/docs/")
         assert status == 200 and "swagger-ui" in body.lower()
         status, body = fetch(service.base + "/readyz")
@@ -262,6 +277,7 @@ def test_make_run_serves_the_walkthrough_on_embedded_servers_and_keeps_its_data(
     try:
         service.wait_ready()
         assert len(service.children()) == 4
+        assert (var / "secret-key").read_text().strip() == secret_key  # kept
         verify = subprocess.run(
             ["scripts/manage", "verify_match", match_id],
             cwd=ROOT,
