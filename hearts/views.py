@@ -153,8 +153,10 @@ def view_for(state: State, seat: Seat | None) -> View:
         passes_chosen=tuple(p is not None for p in state.passes)
         if state.phase is Phase.PASSING
         else (),
-        leader=state.leader,
-        to_act=None if waiting(state.players) else state.to_act,  # (nobody while a seat is open)
+        # nobody acts while a seat is open; nor is it said who leads the first trick: the
+        # holder of the opening card, whose seat a player joining would know
+        leader=None if waiting(state.players) else state.leader,
+        to_act=None if waiting(state.players) else state.to_act,
         trick=state.trick_plays(),
         tricks=state.tricks,
         taken=state.taken,

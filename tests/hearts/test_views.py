@@ -3,6 +3,7 @@
 import json
 import random
 
+from cards.seating import SeatTaken
 from hearts.decide import legal_actions, start_match
 from hearts.events import CardPlayed, CardsDealt, MatchStarted, TrickWon
 from hearts.game import HEARTS
@@ -10,6 +11,7 @@ from hearts.hidden import resample_hidden
 from hearts.rules import Rules
 from hearts.state import replay
 from hearts.views import redact_event, view_for
+from tests.hearts.helpers import hands_with, table
 
 SEED = bytes(range(32))
 
@@ -87,6 +89,22 @@ def test_every_hand_is_shown_once_the_match_has_ended():
         view = view_for(state, viewer)
         assert view.hands == state.hands
     assert HEARTS.revealed_seed(state) == SEED.hex()
+
+
+def test_while_a_seat_is_open_no_view_says_who_holds_the_opening_card():
+    """A deal that is not passed is led by the holder of the 2 of clubs: a view naming the
+    leader of a match waiting for players told a stranger, and one choosing a seat to join,
+    where that card is."""
+    rules = Rules.from_preset("hearts", passing="none")
+    hands = hands_with(4, {2: ["2C", *[f"{r}C" for r in "3456789TJQKA"]]})
+    state, _ = table(rules, hands, players=("human", "open", "open", "com"))
+    for viewer in (None, 0, 3):
+        view = view_for(state, viewer)
+        assert view.leader is None and view.to_act is None, viewer
+        assert view.seats_to_act == () and "leader" in view.to_json()
+    for seat in (1, 2):
+        state = replay([SeatTaken(seat)], state)
+    assert view_for(state, None).leader == 2 and view_for(state, None).to_act == 2  # now
 
 
 def test_views_do_not_depend_on_the_cards_a_viewer_cannot_see():
