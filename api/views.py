@@ -737,6 +737,13 @@ class MatchListView(QueryChecked, APIView):
             )
         pause_field = "hole_pause_seconds" if "hole_pause_seconds" in v else "round_pause_seconds"
         pause = v.get(pause_field)
+        option = named[0].info.pause_option if named else None
+        if pause_field in v and option and overrides.get(option) is False:  # (null too)
+            raise invalid_field(
+                pause_field,
+                f"with {option} off there is no pause between rounds to bound",
+                f"not with {option} off",
+            )
         match = services.match_create(
             creator=request.user,
             game=v["game"],

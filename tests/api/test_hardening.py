@@ -665,9 +665,11 @@ def test_a_rules_shortcut_of_another_game_is_an_unknown_field(alice, game, field
 
 
 @pytest.mark.parametrize("field", ["hole_pause_seconds", "round_pause_seconds"])
-def test_a_pause_bound_is_refused_where_the_rules_turn_the_pause_off(alice, field):
+@pytest.mark.parametrize("pause", [5, None])
+def test_a_pause_bound_is_refused_where_the_rules_turn_the_pause_off(alice, field, pause):
+    """As a game without pauses refuses one, null too (the docs' promise)."""
     seats = [{"type": "me"}, {"type": "com", "level": "easy"}]
-    body = {"seats": seats, field: 5, "rules": {"pause_between_holes": False}}
+    body = {"seats": seats, field: pause, "rules": {"pause_between_holes": False}}
     problem = assert_problem(alice.post("/api/matches", body, format="json"), 400,
                              "validation_error")  # fmt: skip
     assert list(problem["errors"]) == [field]  # named as sent
