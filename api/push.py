@@ -209,6 +209,7 @@ class SharedHolds:
     the router makes them on its threads, not on its event loop."""
 
     DOWN_SECONDS = 5.0
+    OWED_AT_MOST = 10_000  # places kept to give back (beyond, through a long outage: leases)
 
     def __init__(self, url: str, prefix: str = "") -> None:
         import redis
@@ -249,7 +250,8 @@ class SharedHolds:
         """End the place ``member`` of ``account``'s: now, or with the next call that
         reaches Redis (else its lease ends it)."""
         with self._lock:
-            self._owed.add((self._key(account), member))
+            if len(self._owed) < self.OWED_AT_MOST:
+                self._owed.add((self._key(account), member))
         if time.monotonic() >= self._down_until:
             try:
                 self._settle()
@@ -269,7 +271,7 @@ class SharedHolds:
             pipe.execute()
         except Exception:
             with self._lock:
-                self._owed |= owed
+                self._owed |= set(list(owed)[: self.OWED_AT_MOST - len(self._owed)])
             raise
 
     def _down(self, exc: Exception) -> None:
