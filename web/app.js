@@ -313,24 +313,27 @@ function capitalWord(word) {
 }
 
 /**
- * How far a match has got, in its game's words: "hole 3 of 9", or for a game played to a
- * target score, whose `rounds` is only the most it can last, "deal 3 of at most 16".
+ * A match's rounds in its game's words: what it calls one ("hole", "deal") and, for a game
+ * played to a target score, whose `rounds` is only the most it can last, "at most ".
  * @param {api.MatchSummary} m @param {api.Game[]} games
  */
-function progressText(m, games) {
+function roundWords(m, games) {
   const game = games.find((g) => g.name === m.game);
-  const name = game?.round_name ?? "round";
-  return `${name} ${m.round} of ${game?.ends_at_target ? "at most " : ""}${m.rounds}`;
+  return { name: game?.round_name ?? "round", most: game?.ends_at_target ? "at most " : "" };
 }
 
-/**
- * How long a match will last, for a lobby: "9 holes", "at most 16 deals".
- * @param {api.MatchSummary} m @param {api.Game[]} games
- */
+/** How far a match has got: "hole 3 of 9", "deal 3 of at most 16".
+ * @param {api.MatchSummary} m @param {api.Game[]} games */
+function progressText(m, games) {
+  const { name, most } = roundWords(m, games);
+  return `${name} ${m.round} of ${most}${m.rounds}`;
+}
+
+/** How long a match will last, for a lobby: "9 holes", "at most 16 deals".
+ * @param {api.MatchSummary} m @param {api.Game[]} games */
 function lengthText(m, games) {
-  const game = games.find((g) => g.name === m.game);
-  const name = game?.round_name ?? "round";
-  return `${game?.ends_at_target ? "at most " : ""}${m.rounds} ${name}${m.rounds === 1 ? "" : "s"}`;
+  const { name, most } = roundWords(m, games);
+  return `${most}${m.rounds} ${name}${m.rounds === 1 ? "" : "s"}`;
 }
 
 /** The lobby's lists read this many matches at a time. */
