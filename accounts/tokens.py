@@ -103,6 +103,9 @@ class RememberedUsers:
                 del self._users[next(iter(self._users))]
             self._users[key] = user
 
+    def __contains__(self, key: object) -> bool:
+        return key in self._users
+
     def forget(self, key: str) -> None:
         with self._lock:
             self._users.pop(key, None)

@@ -62,10 +62,21 @@ class TokenAuthentication(authentication.TokenAuthentication):
             user = remembered.get(key)
             if user is not None:
                 return user, TokenCheck(key, user.pk)
-            user, _ = self.authenticate_credentials(key)
-            remembered.put(key, user)
+            user, _ = self._checked(key)
             return user, TokenCheck(key, user.pk, verified=True)
-        return self.authenticate_credentials(key)
+        return self._checked(key)
+
+    def _checked(self, key: str) -> tuple[Any, Any]:
+        """The token's user and token, by a query; the process remembers a good token (it
+        is then neither looked up by the views that check it themselves nor held off with
+        its address, api/throttling.py) and forgets a refused one."""
+        try:
+            user, token = self.authenticate_credentials(key)
+        except exceptions.APIException:
+            remembered.forget(key)
+            raise
+        remembered.put(key, user)
+        return user, token
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
         user, token = super().authenticate_credentials(key)

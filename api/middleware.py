@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +18,7 @@ from api.problems import (
     ServiceUnavailable,
     plain_problem,
 )
+from api.throttling import held_off
 
 logger = logging.getLogger(__name__)
 
@@ -56,7 +58,9 @@ class ProblemMiddleware:
         return response
 
     def _refused(self, request: HttpRequest) -> HttpResponse | None:
-        """The answer to a URL or headers too long to read (414, 431), if they are."""
+        """The answer to a URL or headers too long to read (414, 431), if they are; or,
+        under ``/api/``, to a request from an address held off for its requests that no
+        valid credential let in (429, api/throttling.py ``HeldAddresses``)."""
         if len(request.get_full_path()) > MAX_URL_LENGTH:
             return plain_problem(
                 414, "uri_too_long", "URI too long", f"URLs are at most {MAX_URL_LENGTH} bytes"
@@ -72,6 +76,18 @@ class ProblemMiddleware:
                 "Request headers too large",
                 f"a header is at most {MAX_HEADER_LENGTH} bytes, all of them {MAX_HEADERS_LENGTH}",
             )
+        if request.path.startswith("/api/") and (wait := held_off(request)) is not None:
+            response = plain_problem(
+                429,
+                "throttled",
+                "Too many requests",
+                "too many requests from this address without a valid token: "
+                f"try again in {math.ceil(wait)} seconds",
+            )
+            response["Retry-After"] = str(math.ceil(wait))
+            # (not a log line each: the hold's start was logged once, as a flood's)
+            response._has_been_logged = True  # type: ignore[attr-defined]  # Django's mark
+            return response
         return None
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> Any:

@@ -144,6 +144,13 @@ _DRF_CODES: dict[type, tuple[str, str]] = {
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's exception handler, speaking problem+json with stable codes."""
+    request = context.get("request")
+    if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
+        from api.throttling import count_refusal  # (it loads DRF's throttles)
+
+        wait = count_refusal(request, context.get("view")) if request is not None else None
+        if wait is not None:
+            exc = exceptions.Throttled(wait)
     if isinstance(exc, exceptions.AuthenticationFailed) and _revoked_by_suspension(context):
         from api.authentication import account_suspended  # (it imports this module)
 
@@ -173,7 +180,6 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, ServiceUnavailable):
         # nothing was written (the transaction is gone with the connection): retry later
         logger.warning("service unavailable: %s", type(exc).__name__)
-        request = context.get("request")
         writes = request is not None and request.method not in ("GET", "HEAD", "OPTIONS")
         return problem(
             503,

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
+import threading
 import time
 from typing import Any
 
@@ -27,6 +28,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from rest_framework import throttling
 
+from accounts.tokens import remembered
 from config.counting import count_in
 
 logger = logging.getLogger(__name__)
@@ -173,3 +175,94 @@ def address_wait(request: Any, scope: str) -> int | None:
     if rate.allow_request(request, None):
         return None
     return max(1, math.ceil(rate.wait() or 0))
+
+
+# --- requests no valid credential lets in ---------------------------------------------------
+#: How many addresses a process keeps held off at once (oldest let go first).
+MAX_HELD_ADDRESSES = 10_000
+
+
+class HeldAddresses:
+    """Client addresses over the ``anon`` rate with requests that no valid credential let
+    in, as this process counted them: address -> when (``time.monotonic``) its wait ends.
+
+    DRF authenticates before it throttles, so a request with no token, or a wrong one, was
+    refused (401) without being counted: one address could send hundreds a second, each
+    looking up its token (and, refused, whether a suspension revoked it). Such refusals now
+    count in the address's ``anon`` rate (:func:`count_refusal`); once it is used up, the
+    address's requests are answered 429 before anything looks up their credentials
+    (:func:`held_off`), but for a token this process has lately found good. Each process
+    learns of an address over its rate from a refusal it counts itself: no shared read on
+    any request that a valid credential lets in.
+    """
+
+    def __init__(self, limit: int = MAX_HELD_ADDRESSES) -> None:
+        self.limit = limit
+        self._until: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def wait(self, address: str) -> float | None:
+        """Seconds the address is still held off, or ``None``."""
+        until = self._until.get(address)
+        if until is None:
+            return None
+        left = until - time.monotonic()
+        if left > 0:
+            return left
+        with self._lock:
+            if self._until.get(address) == until:
+                del self._until[address]
+        return None
+
+    def hold(self, address: str, seconds: float) -> None:
+        with self._lock:
+            self._until.pop(address, None)
+            while len(self._until) >= self.limit:
+                del self._until[next(iter(self._until))]
+            self._until[address] = time.monotonic() + seconds
+
+    def clear(self) -> None:
+        with self._lock:
+            self._until.clear()
+
+
+held_addresses = HeldAddresses()
+
+
+def client_address(request: Any) -> str:
+    """The client's address as the rates count it (``NUM_PROXIES`` hops from the right of
+    ``X-Forwarded-For``, else the connection's)."""
+    return str(throttling.BaseThrottle().get_ident(request))
+
+
+def count_refusal(request: Any, view: Any) -> float | None:
+    """Count ``request``, refused for want of a valid credential, in its address's ``anon``
+    rate: ``None`` while the rate has room, else the seconds to wait (the address is then
+    held off in this process that long)."""
+    address = client_address(request)
+    if (left := held_addresses.wait(address)) is not None:
+        return left  # (counted enough: no round trip to the cache)
+    rate = AnonRateThrottle()
+    if rate.allow_request(request, view):
+        return None
+    wait = max(1.0, rate.wait() or 0.0)
+    held_addresses.hold(address, wait)
+    logger.warning(
+        "%s held off for %.0f s: over the anon rate with requests no valid token let in",
+        address,
+        wait,
+    )
+    return wait
+
+
+def held_off(request: Any) -> float | None:
+    """Seconds ``request``'s address is still held off (:class:`HeldAddresses`), unless it
+    carries a token this process lately found good; ``None``: let it through."""
+    address = client_address(request)
+    left = held_addresses.wait(address)
+    if left is None:
+        return None
+    words = request.META.get("HTTP_AUTHORIZATION", "").split()
+    if len(words) == 2 and words[0].lower() in ("token", "bearer") and words[1] in remembered:
+        return None
+    return left

@@ -357,6 +357,8 @@ class TokenView(QueryChecked, APIView):
     def delete(self, request: Request) -> Response:
         s.NoBodySerializer(data=request.data).is_valid(raise_exception=True)
         Token.objects.filter(user=request.user).delete()
+        if isinstance(request.auth, Token | TokenCheck):
+            remembered.forget(request.auth.key)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

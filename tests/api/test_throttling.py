@@ -227,3 +227,80 @@ def test_while_the_cache_is_down_rates_count_nothing_and_log_ins_are_a_503(
     monkeypatch.setattr(views, "LIST_MATCHES_PER_COUNT", 1)  # (bob sits in one: 1 + 1)
     assert_problem(bob.get("/api/matches"), 503, "service_unavailable")
     assert bob.get("/api/matches", {"awaiting": "me"}).status_code == 200
+
+
+@pytest.fixture
+def tight_anon_rate(monkeypatch):
+    from accounts.tokens import remembered
+    from api.throttling import held_addresses
+
+    rates = {**SimpleRateThrottle.THROTTLE_RATES, "anon": "3/min"}
+    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
+    for kept in (cache, held_addresses, remembered):
+        kept.clear()
+    yield
+    for kept in (cache, held_addresses, remembered):
+        kept.clear()
+
+
+@pytest.mark.django_db
+def test_requests_no_valid_token_lets_in_count_per_address_then_wait(
+    users, alice, bob, tight_anon_rate, django_assert_num_queries
+):
+    """DRF authenticates before it throttles: a wrong token (two queries: the token, and
+    whether a suspension revoked it) or none was refused without being counted, however
+    many an address sent."""
+    assert alice.get("/api/me").status_code == 200  # (a good token, seen by this process)
+    wrong = APIClient()
+    wrong.credentials(HTTP_AUTHORIZATION="Token " + "0" * 40)
+    for _ in range(3):
+        assert_problem(wrong.get("/api/me"), 401, "authentication_failed")
+    refused = wrong.get("/api/me")
+    assert_problem(refused, 429, "throttled")
+    assert 0 < int(refused["Retry-After"]) <= 60
+
+    # now the address is held off before anything looks its credentials up
+    with django_assert_num_queries(0):
+        held = wrong.get("/api/me")
+    assert_problem(held, 429, "throttled")
+    assert int(held["Retry-After"]) > 0
+    assert_problem(APIClient().get("/api/matches"), 429, "throttled")  # no token
+    assert_problem(bob.get("/api/me"), 429, "throttled")  # a good token not seen yet
+    assert alice.get("/api/me").json()["username"] == "alice"  # one seen: let through
+
+    # another address is not held off, and its own refusals count apart
+    elsewhere = APIClient(REMOTE_ADDR="10.1.2.3")
+    elsewhere.credentials(HTTP_AUTHORIZATION="Token " + "0" * 40)
+    assert_problem(elsewhere.get("/api/me"), 401, "authentication_failed")
+
+
+@pytest.mark.django_db
+def test_a_token_logged_out_is_held_off_with_its_address(users, alice, tight_anon_rate):
+    assert alice.delete("/api/auth/token").status_code == 204
+    for _ in range(3):
+        assert_problem(alice.get("/api/me"), 401, "authentication_failed")
+    assert_problem(alice.get("/api/me"), 429, "throttled")
+
+
+@pytest.mark.django_db
+def test_requests_without_a_token_count_with_the_address_s_anonymous_reads(
+    users, anon, tight_anon_rate
+):
+    assert anon.get("/api/games").status_code == 200
+    assert_problem(anon.get("/api/matches"), 401, "not_authenticated")
+    assert anon.get("/api/games").status_code == 200
+    assert_problem(anon.get("/api/matches"), 429, "throttled")
+    assert_problem(anon.get("/api/games"), 429, "throttled")
+
+
+def test_held_addresses_are_bounded_and_let_go_in_time():
+    from api.throttling import HeldAddresses
+
+    held = HeldAddresses(limit=2)
+    held.hold("10.0.0.1", 60)
+    held.hold("10.0.0.2", 0.05)
+    assert 59 < held.wait("10.0.0.1") <= 60
+    held.hold("10.0.0.3", 60)  # the oldest is let go to make room
+    assert held.wait("10.0.0.1") is None and held.wait("10.0.0.3") is not None
+    time.sleep(0.1)
+    assert held.wait("10.0.0.2") is None
