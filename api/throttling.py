@@ -29,7 +29,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from rest_framework import throttling
 
 from accounts.tokens import remembered
-from config.counting import count_in
+from config.counting import count_in, sliding_wait
 
 logger = logging.getLogger(__name__)
 CACHE_DOWN = (RedisConnectionError, RedisTimeoutError)
@@ -97,17 +97,8 @@ class AtomicRate(throttling.SimpleRateThrottle):
     def wait(self) -> float | None:
         """Seconds until this request (of its cost ``c``) would be let through: the previous
         window's share must leave room for it, ``(1 - t) * earlier + count + c <= rate``."""
-        n, count, cost, earlier = self.num_requests, self.count, self.charged, self.earlier
-        if count + cost <= n:  # room in this window, once enough of the last has slid off
-            if earlier <= 0:
-                return 0.0
-            return max(0.0, 1 - (n - count - cost) / earlier - self.into) * self.duration
-        # in the next window, where this one is the earlier (one costing the whole rate:
-        # the window after it)
-        if count <= 0:
-            return (1 - self.into) * self.duration
-        slid = min(1.0, max(0.0, 1 - (n - cost) / count))
-        return (1 - self.into + slid) * self.duration
+        windows = sliding_wait(self.count, self.earlier, self.into, self.num_requests, self.charged)
+        return windows * self.duration
 
 
 # DRF's class first: the scoped one picks its scope and rate in ``allow_request``, then

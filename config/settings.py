@@ -344,6 +344,12 @@ COM_EVEN_TIMING_MS = env_int("COM_EVEN_TIMING_MS", 1000)
 # workers' time one account's matches take is bounded, whatever the rate of its actions,
 # and no one else's COMs wait for them (docs/security.md).
 COM_TURNS_PER_MINUTE = env_int("COM_TURNS_PER_MINUTE", 240)
+# ... and the seconds their decisions may take over a sliding minute on each queue (0: no
+# bound). A `hard` COM's decision takes a worker up to a few hundred milliseconds, an
+# `easy` one microseconds, so the count alone let a few accounts' hard COMs fill the
+# workers; past this, the account's next COM turns there wait until its decisions of the
+# last minute leave room (matches.services.charge_com_time).
+COM_SECONDS_PER_MINUTE = env_int("COM_SECONDS_PER_MINUTE", 10)
 # What one account may start (docs/security.md): unfinished matches it created, those of
 # them with COM seats, and turns per hole.
 MAX_UNFINISHED_MATCHES = env_int("MAX_UNFINISHED_MATCHES", 20)

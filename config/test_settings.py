@@ -37,6 +37,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True  # a task that raises fails its test (it was only logged)
 COM_TURNS_PER_MINUTE = 0  # (a bound tests of it set; tests play faster than anyone)
+COM_SECONDS_PER_MINUTE = 0  # (likewise)
 COM_EVEN_TIMING_MS = 0  # (COMs move as soon as decided; the tests of it set it)
 STATIC_ROOT = None  # served by the finders in tests; collectstatic is a deployment step
 WHITENOISE_USE_FINDERS = True

@@ -44,7 +44,7 @@ from accounts.tokens import TokenCheck, token_failure, token_sql
 from cards.errors import IllegalActionError, MalformedActionError
 from cards.protocol import COM, HUMAN, OPEN, Game, Summary
 from cards.shuffle import commitment_of, new_seed
-from config.counting import count_in
+from config.counting import count_in, sliding_wait
 from games import DEFAULT_GAME, UnknownGame, all_games, get_game
 from matches import errors
 from matches.models import (
@@ -197,12 +197,17 @@ def _com_due(match: Match, now: datetime, queue: str) -> tuple[datetime, str | N
     of the account waits for. The account is the one whose move, join or timed-out turn the
     COMs answer (``Match.com_turns_charged_to``: one who joins another's match and plays
     fast spends their own turns, not its creator's), else the match's creator (COMs that
-    move first, or are left playing each other). With the key of the count it was counted
-    in, if it was."""
+    move first, or are left playing each other). Nor before the account's COMs' decisions
+    of the sliding minute before on that queue fit ``COM_SECONDS_PER_MINUTE``
+    (:func:`charge_com_time`): a turn of a costly COM counts by its time. With the key of
+    the count it was counted in, if it was."""
     due = now + timedelta(milliseconds=settings.COM_MOVE_DELAY_MS)
     limit = settings.COM_TURNS_PER_MINUTE
-    account = match.com_turns_charged_to_id or match.created_by_id
-    if not limit or account is None:
+    account = _com_account(match)
+    if account is None:
+        return due, None
+    due = max(due, now + timedelta(seconds=_com_time_wait(account, queue, now)))
+    if not limit:
         return due, None
     minute = int(now.timestamp() // 60)
     # (an account has a COM turn waiting in each of its matches at most: few minutes ahead)
@@ -219,6 +224,47 @@ def _com_due(match: Match, now: datetime, queue: str) -> tuple[datetime, str | N
             return max(due, datetime.fromtimestamp(start, tz=UTC)), key
     last = datetime.fromtimestamp((minute + COM_MINUTES_AHEAD) * 60, tz=UTC)
     return max(due, last), None
+
+
+def _com_account(match: Match) -> Any:
+    """The account a match's COM turns count toward (:func:`_com_due`)."""
+    return match.com_turns_charged_to_id or match.created_by_id
+
+
+def _com_time_key(account: object, queue: str, minute: int) -> str:
+    return f"com-time:{account}:{queue}:{minute}"
+
+
+def charge_com_time(match: Match, seconds: float) -> None:
+    """Count ``seconds`` a COM of ``match`` took to decide against its account's
+    ``COM_SECONDS_PER_MINUTE`` on the match's COM queue (whole milliseconds, in the
+    shared cache, by the minute): the turn count alone bounds cheap turns, this the
+    costly ones."""
+    account = _com_account(match)
+    if not settings.COM_SECONDS_PER_MINUTE or account is None:
+        return
+    minute = int(timezone.now().timestamp() // 60)
+    key = _com_time_key(account, followup_queue(match, FollowUpKind.COM), minute)
+    with contextlib.suppress(Exception):  # (the cache is only a brake)
+        count_in(cache, key, 180, max(1, round(seconds * 1000)))
+
+
+def _com_time_wait(account: object, queue: str, now: datetime) -> float:
+    """Seconds until the decisions of ``account``'s COMs on ``queue`` over the sliding
+    minute before (:func:`charge_com_time`) fit ``COM_SECONDS_PER_MINUTE`` again; 0 when
+    they do (or the cache cannot say)."""
+    budget = settings.COM_SECONDS_PER_MINUTE * 1000
+    if not budget:
+        return 0.0
+    at = now.timestamp() / 60
+    minute = int(at)
+    keys = [_com_time_key(account, queue, minute), _com_time_key(account, queue, minute - 1)]
+    try:
+        spent = cache.get_many(keys)
+    except Exception:  # (the cache is only a brake)
+        return 0.0
+    count, earlier = int(spent.get(keys[0], 0)), int(spent.get(keys[1], 0))
+    return 60 * sliding_wait(count, earlier, at - minute, budget, 0)
 
 
 def followup_queue(match: Match, kind: str) -> str:
@@ -1052,11 +1098,12 @@ class Decided:
 
 
 def decide_auto_move(
-    match_id: object, expected_version: int, levels: dict[int, str]
+    match_id: object, expected_version: int, levels: dict[int, str], *, charged: bool = False
 ) -> Decided | None:
     """The move of the first seat among ``levels`` to act, decided without the row lock
     (:func:`decided_evenly`); ``None`` when the match is not at ``expected_version``, not
-    active, or none of them is to act."""
+    active, or none of them is to act. ``charged``: a COM's turn, whose time counts
+    against its account's (:func:`charge_com_time`)."""
     match = Match.objects.filter(pk=match_id).first()
     if match is None or match.version != expected_version or match.status != MatchStatus.ACTIVE:
         return None
@@ -1066,7 +1113,10 @@ def decide_auto_move(
     if seat is None:
         return None
     rng = com_rng(match.id, match.version, seat)
+    started = time.monotonic()
     action, wait = decided_evenly(game, state, seat, levels[seat], rng)
+    if charged:
+        charge_com_time(match, time.monotonic() - started)
     return Decided(game, seat, levels[seat], action, wait)
 
 
@@ -1153,7 +1203,7 @@ def com_turn(
     levels = dict(
         Seat.objects.filter(match_id=match_id, kind=SeatKind.COM).values_list("index", "com_level")
     )
-    decided = decide_auto_move(match_id, expected_version, levels) if levels else None
+    decided = decide_auto_move(match_id, expected_version, levels, charged=True) if levels else None
     if decided is None:
         return False
     if decided.wait and later is not None:
@@ -1183,7 +1233,7 @@ def com_move_later(
             action_json = cache.get(_decided_key(match_id, expected_version, seat))
     action = None
     if action_json is None:
-        decided = decide_auto_move(match_id, expected_version, {seat: level})
+        decided = decide_auto_move(match_id, expected_version, {seat: level}, charged=True)
         if decided is None or decided.seat != seat:
             return False
         action = decided.action

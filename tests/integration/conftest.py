@@ -45,6 +45,7 @@ class Worker:
             "CELERY_TASK_ALWAYS_EAGER": "0",
             "COM_MOVE_DELAY_MS": "0",
             "COM_TURNS_PER_MINUTE": "0",
+            "COM_SECONDS_PER_MINUTE": "0",
             "LOG_LEVEL": "INFO",
         }
         celery = str(Path(sys.executable).parent / "celery")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from datetime import timedelta
 from io import StringIO
 
@@ -482,6 +483,48 @@ def test_com_turns_count_toward_the_account_whose_moves_they_answer(
     seat_to_com(match_id=lobby.id, seat=0, by=staff)
     lobby.refresh_from_db()
     assert lobby.com_turns_charged_to_id is None
+
+
+def test_an_accounts_com_turns_past_their_decision_time_wait(
+    alice, bob, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The turns were counted, not timed: a few accounts' `hard` COMs (a few hundred
+    milliseconds a decision) filled the workers within their count."""
+    from django.core.cache import cache
+
+    from games import get_game
+    from matches import services
+
+    settings.COM_SECONDS_PER_MINUTE = 1
+    now = timezone.now().replace(second=10, microsecond=0)
+    monkeypatch.setattr(services.timezone, "now", lambda: now)
+    cache.clear()
+    golf, seats = get_game("golf"), [{"type": "me"}, {"type": "com", "level": "normal"}]
+    with django_capture_on_commit_callbacks(execute=False):
+        match = match_create(creator=alice, seats=seats)  # the COM flips first
+    quick = golf.com_action
+
+    def slow(*args, **kwargs):  # a decision of 1.05 seconds
+        time.sleep(1.05)
+        return quick(*args, **kwargs)
+
+    monkeypatch.setattr(golf, "com_action", slow)
+    with django_capture_on_commit_callbacks(execute=False):
+        assert com_turn(match_id=match.id, expected_version=match.version)
+    monkeypatch.setattr(golf, "com_action", quick)
+    with django_capture_on_commit_callbacks(execute=False):
+        alices = match_create(creator=alice, seats=seats)
+        bobs = match_create(creator=bob, seats=seats)
+    due = {f.match_id: f.due_at for f in FollowUp.objects.filter(kind=FollowUpKind.COM)}
+    # alice's COMs took over a second this minute: her next COM turn waits until the
+    # sliding minute holds a second of them (into the next minute); bob's goes now
+    next_minute = now.replace(second=0) + timedelta(minutes=1)
+    assert next_minute < due[alices.id] < next_minute + timedelta(seconds=6)
+    assert due[bobs.id] == now
+    # COMs playing each other are timed apart, on their own queue
+    with django_capture_on_commit_callbacks(execute=False):
+        watched = match_create(creator=alice, seats=[seats[1], seats[1]], spectate=True)
+    assert FollowUp.objects.get(match=watched, kind=FollowUpKind.COM).due_at == now
 
 
 def test_a_com_turn_whose_write_is_not_made_is_not_counted(
