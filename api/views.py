@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import re
 import time
 import uuid
@@ -53,6 +54,7 @@ from games import DEFAULT_GAME, all_games, get_game
 from matches import errors, selectors, services
 from matches.models import Match, MatchStatus
 from matches.notify import wait_for_version
+from matches.pacing import HINTS, pacing
 from matches.store import game_of, load_state, state_at
 
 MAX_WAIT_SECONDS = push.MAX_WAIT_SECONDS
@@ -1024,8 +1026,10 @@ class HintView(QueryChecked, APIView):
         summary="A suggested move for your seat",
         description=(
             "The `hard` COM's move for your seat, with its reason. The same version always "
-            "gives the same hint; hints have their own throttle (`THROTTLE_HINTS`), and an "
-            "account's are worked out one at a time (`429 hint_in_progress` meanwhile)."
+            "gives the same hint; hints have their own throttle (`THROTTLE_HINTS`), an "
+            "account's are worked out one at a time (`429 hint_in_progress` meanwhile), and "
+            "paced by the time their searches take, as its COMs' turns are (`429 "
+            "hints_paced` with `Retry-After`)."
         ),
         responses={200: s.HintSerializer, **problems(401, 403, 404, 409, 429)},
         examples=[OpenApiExample("Hint", value=DOCS_EXAMPLES.get("hint"), response_only=True)],
@@ -1049,7 +1053,7 @@ class HintView(QueryChecked, APIView):
         key = f"hint:{match.id}:{match.version}:{seat}"
         hint = cache.get(key)
         if hint is None:
-            with _one_hint_at_a_time(request.user.pk):
+            with _one_hint_at_a_time(request.user.pk), _paced_hint(request.user.pk):
                 hint = game.hint(state, seat)
                 cache.set(key, hint, HINT_CACHE_SECONDS)
         return Response(hint)
@@ -1077,6 +1081,31 @@ def _one_hint_at_a_time(account: object) -> Iterator[None]:
         # expired, and may be another's by now
         if time.monotonic() - since < HINT_BUSY_SECONDS - 1:
             cache.delete(busy)
+
+
+@contextlib.contextmanager
+def _paced_hint(account: object) -> Iterator[None]:
+    """An account's hints are paced by the time their searches take, as its COMs' turns
+    are (matches/pacing.py, ``COM_SECONDS_PER_MINUTE``): one asked for too soon after
+    others is refused with the seconds to wait."""
+    paced = pacing()
+    wait = paced.reserve(account, HINTS)
+    if wait > 0:
+        paced.charge(account, HINTS, 0.0, reserved=True)  # (none worked out: given back)
+        seconds = math.ceil(wait)
+        raise ApiProblem(
+            429,
+            "hints_paced",
+            "Hints paced",
+            f"your hints have used their share of the server's time for now; ask again in "
+            f"{seconds} seconds",
+            {"Retry-After": str(seconds)},
+        )
+    started = time.monotonic()
+    try:
+        yield
+    finally:
+        paced.charge(account, HINTS, time.monotonic() - started, reserved=True)
 
 
 EVENTS_QUERY = (AFTER, LIMIT, WAIT)

@@ -31,11 +31,17 @@ def _on_database(url: str, name: str) -> str:
 
 @contextlib.contextmanager
 def setup(
-    database: str = "golf_bench", eager: bool = True, fresh: bool = False
+    database: str = "golf_bench",
+    eager: bool = True,
+    fresh: bool = False,
+    shared_cache: bool = False,
 ) -> Iterator[tuple[str, str]]:
     """Start the servers (see the module's doc), configure Django on ``database`` (created
     if missing, dropped first when ``fresh``) and migrate it; stop the servers on the way
-    out. Yields the database URL and the broker URL, both also set in ``os.environ``."""
+    out. Yields the database URL and the broker URL, both also set in ``os.environ``.
+    ``shared_cache``: the cache is the broker's Redis (its database 1, as under `make run`)
+    for the benchmark and the processes it starts, not one in memory for each: the counts
+    kept there (the rates, each account's COM turns and their time) then hold across them."""
     database_url = os.environ.get("BENCH_DATABASE_URL", "")
     broker_url = os.environ.get("BENCH_BROKER_URL", "")
     lock = (
@@ -56,6 +62,8 @@ def setup(
         ):
             database_url = database_url or _on_database(server_url, database)
             broker_url = broker_url or f"{redis_url}/0"
+            if shared_cache:
+                os.environ["CACHE_URL"] = broker_url.rsplit("/", 1)[0] + "/1"
             _configure(database_url, broker_url, eager, fresh)
             yield database_url, broker_url
     except embedded.EmbeddedError as exc:

@@ -344,12 +344,14 @@ COM_EVEN_TIMING_MS = env_int("COM_EVEN_TIMING_MS", 1000)
 # workers' time one account's matches take is bounded, whatever the rate of its actions,
 # and no one else's COMs wait for them (docs/security.md).
 COM_TURNS_PER_MINUTE = env_int("COM_TURNS_PER_MINUTE", 240)
-# ... and the seconds their decisions may take over a sliding minute on each queue (0: no
-# bound). A `hard` COM's decision takes a worker up to a few hundred milliseconds, an
-# `easy` one microseconds, so the count alone let a few accounts' hard COMs fill the
-# workers; past this, the account's next COM turns there wait until its decisions of the
-# last minute leave room (matches.services.charge_com_time).
-COM_SECONDS_PER_MINUTE = env_int("COM_SECONDS_PER_MINUTE", 10)
+# ... and the seconds their decisions may take a minute on each queue (0: no bound), of
+# which an account that has been quiet may spend COM_BURST_MS at once. A `hard` COM's
+# decision takes a worker up to a few hundred milliseconds, an `easy` one microseconds, so
+# the count alone let a few accounts' hard COMs fill the workers; past this, the account's
+# next COM turns there are spread out by their time (matches/pacing.py). A person's table
+# of hard COMs asks for two or three seconds of them a minute.
+COM_SECONDS_PER_MINUTE = env_int("COM_SECONDS_PER_MINUTE", 6)
+COM_BURST_MS = env_int("COM_BURST_MS", 1500)
 # What one account may start (docs/security.md): unfinished matches it created, those of
 # them with COM seats, and turns per hole.
 MAX_UNFINISHED_MATCHES = env_int("MAX_UNFINISHED_MATCHES", 20)

@@ -26,7 +26,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
 from django.conf import settings
 from django.contrib.admin.models import CHANGE, LogEntry
@@ -44,7 +44,7 @@ from accounts.tokens import TokenCheck, token_failure, token_sql
 from cards.errors import IllegalActionError, MalformedActionError
 from cards.protocol import COM, HUMAN, OPEN, Game, Summary
 from cards.shuffle import commitment_of, new_seed
-from config.counting import count_in, sliding_wait
+from config.counting import count_in
 from games import DEFAULT_GAME, UnknownGame, all_games, get_game
 from matches import errors
 from matches.models import (
@@ -58,6 +58,7 @@ from matches.models import (
     Seat,
     SeatKind,
 )
+from matches.pacing import pacing
 from matches.store import (
     Event,
     State,
@@ -175,6 +176,7 @@ def _followup(match: Match, state: State) -> FollowUp | None:
         next_attempt_at=retry,
     )
     followup.counted = counted  # (not a column: the count to give back if it is not kept)
+    followup.paced = kind == FollowUpKind.COM  # (and the decision time it reserved)
     return followup
 
 
@@ -185,6 +187,8 @@ def _not_kept(followup: FollowUp | None) -> None:
     if key is not None:
         with contextlib.suppress(Exception):  # (the cache is only a brake)
             cache.decr(key)
+    if followup is not None and getattr(followup, "paced", False):
+        pacing().charge(_com_account(followup.match), followup.queue, 0.0, reserved=True)
 
 
 def _com_due(match: Match, now: datetime, queue: str) -> tuple[datetime, str | None]:
@@ -197,16 +201,16 @@ def _com_due(match: Match, now: datetime, queue: str) -> tuple[datetime, str | N
     of the account waits for. The account is the one whose move, join or timed-out turn the
     COMs answer (``Match.com_turns_charged_to``: one who joins another's match and plays
     fast spends their own turns, not its creator's), else the match's creator (COMs that
-    move first, or are left playing each other). Nor before the account's COMs' decisions
-    of the sliding minute before on that queue fit ``COM_SECONDS_PER_MINUTE``
-    (:func:`charge_com_time`): a turn of a costly COM counts by its time. With the key of
-    the count it was counted in, if it was."""
+    move first, or are left playing each other). Nor before the account's COMs' decision
+    time lets it on that queue (``COM_SECONDS_PER_MINUTE``, matches/pacing.py): a turn of
+    a costly COM counts by its time. With the key of the count it was counted in, if it
+    was."""
     due = now + timedelta(milliseconds=settings.COM_MOVE_DELAY_MS)
     limit = settings.COM_TURNS_PER_MINUTE
     account = _com_account(match)
     if account is None:
         return due, None
-    due = max(due, now + timedelta(seconds=_com_time_wait(account, queue, now)))
+    due = max(due, now + timedelta(seconds=pacing().reserve(account, queue)))
     if not limit:
         return due, None
     minute = int(now.timestamp() // 60)
@@ -229,42 +233,6 @@ def _com_due(match: Match, now: datetime, queue: str) -> tuple[datetime, str | N
 def _com_account(match: Match) -> Any:
     """The account a match's COM turns count toward (:func:`_com_due`)."""
     return match.com_turns_charged_to_id or match.created_by_id
-
-
-def _com_time_key(account: object, queue: str, minute: int) -> str:
-    return f"com-time:{account}:{queue}:{minute}"
-
-
-def charge_com_time(match: Match, seconds: float) -> None:
-    """Count ``seconds`` a COM of ``match`` took to decide against its account's
-    ``COM_SECONDS_PER_MINUTE`` on the match's COM queue (whole milliseconds, in the
-    shared cache, by the minute): the turn count alone bounds cheap turns, this the
-    costly ones."""
-    account = _com_account(match)
-    if not settings.COM_SECONDS_PER_MINUTE or account is None:
-        return
-    minute = int(timezone.now().timestamp() // 60)
-    key = _com_time_key(account, followup_queue(match, FollowUpKind.COM), minute)
-    with contextlib.suppress(Exception):  # (the cache is only a brake)
-        count_in(cache, key, 180, max(1, round(seconds * 1000)))
-
-
-def _com_time_wait(account: object, queue: str, now: datetime) -> float:
-    """Seconds until the decisions of ``account``'s COMs on ``queue`` over the sliding
-    minute before (:func:`charge_com_time`) fit ``COM_SECONDS_PER_MINUTE`` again; 0 when
-    they do (or the cache cannot say)."""
-    budget = settings.COM_SECONDS_PER_MINUTE * 1000
-    if not budget:
-        return 0.0
-    at = now.timestamp() / 60
-    minute = int(at)
-    keys = [_com_time_key(account, queue, minute), _com_time_key(account, queue, minute - 1)]
-    try:
-        spent = cache.get_many(keys)
-    except Exception:  # (the cache is only a brake)
-        return 0.0
-    count, earlier = int(spent.get(keys[0], 0)), int(spent.get(keys[1], 0))
-    return 60 * sliding_wait(count, earlier, at - minute, budget, 0)
 
 
 def followup_queue(match: Match, kind: str) -> str:
@@ -1003,6 +971,16 @@ class DecisionTimes:
         self._lock = threading.Lock()
         self.shared = shared
 
+    def typical(self, key: tuple[str, ...]) -> float | None:
+        """The mean of the key's last decisions in this process (to the hundredth of a
+        second), or ``None`` before there are any: what a decision of the kind costs,
+        whatever the hand it was made on."""
+        with self._lock:
+            times = self._times.get(key)
+            if not times:
+                return None
+            return round(sum(times) / len(times), 2)
+
     def floor(self, key: tuple[str, ...]) -> float:
         with self._lock:
             times = self._times.get(key)
@@ -1052,19 +1030,25 @@ decision_times = DecisionTimes(shared=cache)
 
 def decided_evenly(
     game: Game, state: State, seat: int, level: str, rng: random.Random
-) -> tuple[Any, float]:
-    """The COM's move for ``seat``, and the seconds it is to wait before it is taken: as
-    long as its recent decisions took, less this one's time."""
+) -> tuple[Any, float, float]:
+    """The COM's move for ``seat``, the seconds it is to wait before it is taken (as long
+    as its recent decisions took, less this one's time), and the seconds its account is
+    charged for it (matches/pacing.py): not this decision's own time, which would show
+    in when the account's next COM turn comes what the wait hides, but the mean of its
+    kind's lately (until there is one, the wait's floor, or its own time while moves are
+    taken as soon as decided)."""
     cap = settings.COM_EVEN_TIMING_MS / 1000
     started = time.monotonic()
     action = game.com_action(state, seat, level, rng)
     took = time.monotonic() - started
-    if cap <= 0:  # (moves taken as soon as decided: nothing to keep)
-        return action, 0.0
+    if cap <= 0:  # (moves taken as soon as decided: nothing to keep, or to hide)
+        return action, 0.0, took
     key = (game.info.name, level, game.summary(state).phase)
     floor = min(decision_times.floor(key), cap)
+    typical = decision_times.typical(key)
     decision_times.note(key, took)
-    return action, max(0.0, floor - took)
+    charged = typical if typical is not None else floor
+    return action, max(0.0, floor - took), charged
 
 
 def auto_move(
@@ -1098,12 +1082,17 @@ class Decided:
 
 
 def decide_auto_move(
-    match_id: object, expected_version: int, levels: dict[int, str], *, charged: bool = False
+    match_id: object,
+    expected_version: int,
+    levels: dict[int, str],
+    *,
+    charged: Literal["reserved", "unreserved"] | None = None,
 ) -> Decided | None:
     """The move of the first seat among ``levels`` to act, decided without the row lock
     (:func:`decided_evenly`); ``None`` when the match is not at ``expected_version``, not
-    active, or none of them is to act. ``charged``: a COM's turn, whose time counts
-    against its account's (:func:`charge_com_time`)."""
+    active, or none of them is to act. ``charged``: a COM's turn scheduled as one
+    (:func:`_com_due`), whose time counts against its account's (matches/pacing.py);
+    ``"reserved"``: the decision its scheduling reserved."""
     match = Match.objects.filter(pk=match_id).first()
     if match is None or match.version != expected_version or match.status != MatchStatus.ACTIVE:
         return None
@@ -1113,10 +1102,10 @@ def decide_auto_move(
     if seat is None:
         return None
     rng = com_rng(match.id, match.version, seat)
-    started = time.monotonic()
-    action, wait = decided_evenly(game, state, seat, levels[seat], rng)
+    action, wait, cost = decided_evenly(game, state, seat, levels[seat], rng)
     if charged:
-        charge_com_time(match, time.monotonic() - started)
+        queue = followup_queue(match, FollowUpKind.COM)
+        pacing().charge(_com_account(match), queue, cost, reserved=charged == "reserved")
     return Decided(game, seat, levels[seat], action, wait)
 
 
@@ -1203,7 +1192,9 @@ def com_turn(
     levels = dict(
         Seat.objects.filter(match_id=match_id, kind=SeatKind.COM).values_list("index", "com_level")
     )
-    decided = decide_auto_move(match_id, expected_version, levels, charged=True) if levels else None
+    decided = (
+        decide_auto_move(match_id, expected_version, levels, charged="reserved") if levels else None
+    )
     if decided is None:
         return False
     if decided.wait and later is not None:
@@ -1233,7 +1224,8 @@ def com_move_later(
             action_json = cache.get(_decided_key(match_id, expected_version, seat))
     action = None
     if action_json is None:
-        decided = decide_auto_move(match_id, expected_version, {seat: level}, charged=True)
+        # (decided again: its turn's reservation went with the first decision)
+        decided = decide_auto_move(match_id, expected_version, {seat: level}, charged="unreserved")
         if decided is None or decided.seat != seat:
             return False
         action = decided.action

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -284,6 +285,39 @@ def test_a_hint_gives_its_place_back_only_while_it_is_surely_its_own(
     monkeypatch.setattr(type(game), "hint", outlasting)
     assert alice.get(f"/api/matches/{duel}/hint").status_code == 200
     assert_problem(alice.get(f"/api/matches/{other}/hint"), 429, "hint_in_progress")
+
+
+def test_an_accounts_hints_are_paced_by_the_time_their_searches_take(
+    alice, bob, duel, settings, monkeypatch
+):
+    """Hints were bounded by their count and one at a time: a hard search each, up to
+    60 a minute, whatever they cost."""
+    from games import get_game
+    from matches.pacing import pacing
+
+    settings.COM_SECONDS_PER_MINUTE = 6  # a second of search: 10 s of arrival time
+    settings.COM_BURST_MS = 100  # 1 s of it at once
+    pacing().clear()
+    game = get_game("golf")
+    real_hint = type(game).hint
+
+    def slow(self, state, seat):  # a search of 0.3 s: 3 s of arrival time
+        time.sleep(0.3)
+        return real_hint(self, state, seat)
+
+    monkeypatch.setattr(type(game), "hint", slow)
+    body = {"seats": [{"type": "me"}, {"type": "com", "level": "easy"}]}
+    other = alice.post("/api/matches", body, format="json").json()["id"]
+    assert alice.get(f"/api/matches/{duel}/hint").status_code == 200
+    refused = alice.get(f"/api/matches/{other}/hint")  # about 2 s to wait (3 s less 1)
+    detail = assert_problem(refused, 429, "hints_paced")["detail"]
+    assert refused["Retry-After"] in ("2", "3")
+    assert f"ask again in {refused['Retry-After']} seconds" in detail
+    assert alice.get(f"/api/matches/{duel}/hint").status_code == 200  # (kept: no search)
+    # bob's hints are his own: his are not held up by alice's
+    bobs = bob.post("/api/matches", body, format="json").json()["id"]
+    assert bob.get(f"/api/matches/{bobs}/hint").status_code == 200
+    pacing().clear()
 
 
 def test_the_match_list_has_a_rate_of_its_own(alice, duel, monkeypatch):

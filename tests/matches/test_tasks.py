@@ -485,20 +485,20 @@ def test_com_turns_count_toward_the_account_whose_moves_they_answer(
     assert lobby.com_turns_charged_to_id is None
 
 
-def test_an_accounts_com_turns_past_their_decision_time_wait(
+def test_an_accounts_com_turns_are_paced_by_their_decision_time(
     alice, bob, settings, monkeypatch, django_capture_on_commit_callbacks
 ):
     """The turns were counted, not timed: a few accounts' `hard` COMs (a few hundred
     milliseconds a decision) filled the workers within their count."""
-    from django.core.cache import cache
-
     from games import get_game
     from matches import services
+    from matches.pacing import pacing
 
-    settings.COM_SECONDS_PER_MINUTE = 1
-    now = timezone.now().replace(second=10, microsecond=0)
+    settings.COM_SECONDS_PER_MINUTE = 6  # a second of decisions: 10 s of arrival time
+    settings.COM_BURST_MS = 500  # 5 s of it at once
+    now = timezone.now()
     monkeypatch.setattr(services.timezone, "now", lambda: now)
-    cache.clear()
+    pacing().clear()
     golf, seats = get_game("golf"), [{"type": "me"}, {"type": "com", "level": "normal"}]
     with django_capture_on_commit_callbacks(execute=False):
         match = match_create(creator=alice, seats=seats)  # the COM flips first
@@ -513,18 +513,60 @@ def test_an_accounts_com_turns_past_their_decision_time_wait(
         assert com_turn(match_id=match.id, expected_version=match.version)
     monkeypatch.setattr(golf, "com_action", quick)
     with django_capture_on_commit_callbacks(execute=False):
-        alices = match_create(creator=alice, seats=seats)
-        bobs = match_create(creator=bob, seats=seats)
-    due = {f.match_id: f.due_at for f in FollowUp.objects.filter(kind=FollowUpKind.COM)}
-    # alice's COMs took over a second this minute: her next COM turn waits until the
-    # sliding minute holds a second of them (into the next minute); bob's goes now
-    next_minute = now.replace(second=0) + timedelta(minutes=1)
-    assert next_minute < due[alices.id] < next_minute + timedelta(seconds=6)
-    assert due[bobs.id] == now
-    # COMs playing each other are timed apart, on their own queue
-    with django_capture_on_commit_callbacks(execute=False):
+        alices = [match_create(creator=alice, seats=seats) for _ in range(2)]
+        bobs = [match_create(creator=bob, seats=seats) for _ in range(2)]
+        # COMs playing each other are paced apart, on their own queue
         watched = match_create(creator=alice, seats=[seats[1], seats[1]], spectate=True)
-    assert FollowUp.objects.get(match=watched, kind=FollowUpKind.COM).due_at == now
+    due = {f.match_id: (f.due_at - now).total_seconds() for f in FollowUp.objects.all()}
+    # alice's COM took 1.05 s: 10.5 s of arrival time, 5 of them past the burst; her
+    # next turns wait that long, each later by the half second the one before reserved
+    first, second = (due[m.id] for m in alices)
+    assert 4.5 < first < 8 and second == pytest.approx(first + 0.5, abs=0.1)
+    assert [due[m.id] for m in bobs] == [0, 0] and due[watched.id] == 0
+    pacing().clear()
+
+
+def test_the_pace_of_an_accounts_com_turns_tells_nothing_of_a_decisions_time(
+    alice, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Charged its own time, a COM's forced move (decided at once: a void shown) and a
+    free one (a search) put the account's next COM turn off by times ten times apart,
+    where the even timing of the move itself hides the difference. It is charged what
+    its kind of decision takes lately instead."""
+    from games import get_game
+    from matches import services
+    from matches.pacing import pacing
+
+    settings.COM_EVEN_TIMING_MS = 1000
+    settings.COM_SECONDS_PER_MINUTE = 6  # a second of decisions: 10 s of arrival time
+    settings.COM_BURST_MS = 100  # 1 s of it at once
+    now = timezone.now()
+    monkeypatch.setattr(services.timezone, "now", lambda: now)
+    pacing().clear()
+    golf, seats = get_game("golf"), [{"type": "me"}, {"type": "com", "level": "normal"}]
+    with django_capture_on_commit_callbacks(execute=False):
+        match = match_create(creator=alice, seats=seats)  # the COM flips first
+    lately = services.DecisionTimes()  # its kind took 0.2 s lately
+    for _ in range(31):  # (the first, a cold one, is not kept)
+        lately.note(("golf", "normal", match.phase), 0.2)
+    monkeypatch.setattr(services, "decision_times", lately)
+    quick = golf.com_action
+
+    def slow(*args, **kwargs):  # this one takes 1.05 s
+        time.sleep(1.05)
+        return quick(*args, **kwargs)
+
+    monkeypatch.setattr(golf, "com_action", slow)
+    with django_capture_on_commit_callbacks(execute=False):
+        assert com_turn(match_id=match.id, expected_version=match.version)
+    monkeypatch.setattr(golf, "com_action", quick)
+    with django_capture_on_commit_callbacks(execute=False):
+        after = match_create(creator=alice, seats=seats)
+    # charged 0.2 s (2 s of arrival time, 1 s past the burst, less the reservation's
+    # 0.5 s), not 1.05 s (about 9 s past it)
+    wait = (FollowUp.objects.get(match=after).due_at - now).total_seconds()
+    assert 0.1 < wait < 1.0
+    pacing().clear()
 
 
 def test_a_com_turn_whose_write_is_not_made_is_not_counted(
