@@ -485,12 +485,28 @@ def test_com_turns_count_toward_the_account_whose_moves_they_answer(
     assert lobby.com_turns_charged_to_id is None
 
 
+def slow_com_turn(match, monkeypatch, seconds, on_commit):
+    """The first COM turn of ``match`` (its COM to flip first), its decision taking
+    ``seconds`` longer than it does."""
+    from games import get_game
+
+    golf = get_game("golf")
+    quick = golf.com_action
+
+    def slow(*args, **kwargs):
+        time.sleep(seconds)
+        return quick(*args, **kwargs)
+
+    with monkeypatch.context() as patched, on_commit(execute=False):
+        patched.setattr(golf, "com_action", slow)
+        assert com_turn(match_id=match.id, expected_version=match.version)
+
+
 def test_an_accounts_com_turns_are_paced_by_their_decision_time(
     alice, bob, settings, monkeypatch, django_capture_on_commit_callbacks
 ):
     """The turns were counted, not timed: a few accounts' `hard` COMs (a few hundred
     milliseconds a decision) filled the workers within their count."""
-    from games import get_game
     from matches import services
     from matches.pacing import pacing
 
@@ -499,19 +515,10 @@ def test_an_accounts_com_turns_are_paced_by_their_decision_time(
     now = timezone.now()
     monkeypatch.setattr(services.timezone, "now", lambda: now)
     pacing().clear()
-    golf, seats = get_game("golf"), [{"type": "me"}, {"type": "com", "level": "normal"}]
+    seats = [{"type": "me"}, {"type": "com", "level": "normal"}]
     with django_capture_on_commit_callbacks(execute=False):
         match = match_create(creator=alice, seats=seats)  # the COM flips first
-    quick = golf.com_action
-
-    def slow(*args, **kwargs):  # a decision of 1.05 seconds
-        time.sleep(1.05)
-        return quick(*args, **kwargs)
-
-    monkeypatch.setattr(golf, "com_action", slow)
-    with django_capture_on_commit_callbacks(execute=False):
-        assert com_turn(match_id=match.id, expected_version=match.version)
-    monkeypatch.setattr(golf, "com_action", quick)
+    slow_com_turn(match, monkeypatch, 1.05, django_capture_on_commit_callbacks)
     with django_capture_on_commit_callbacks(execute=False):
         alices = [match_create(creator=alice, seats=seats) for _ in range(2)]
         bobs = [match_create(creator=bob, seats=seats) for _ in range(2)]
@@ -533,7 +540,6 @@ def test_the_pace_of_an_accounts_com_turns_tells_nothing_of_a_decisions_time(
     free one (a search) put the account's next COM turn off by times ten times apart,
     where the even timing of the move itself hides the difference. It is charged what
     its kind of decision takes lately instead."""
-    from games import get_game
     from matches import services
     from matches.pacing import pacing
 
@@ -543,23 +549,14 @@ def test_the_pace_of_an_accounts_com_turns_tells_nothing_of_a_decisions_time(
     now = timezone.now()
     monkeypatch.setattr(services.timezone, "now", lambda: now)
     pacing().clear()
-    golf, seats = get_game("golf"), [{"type": "me"}, {"type": "com", "level": "normal"}]
+    seats = [{"type": "me"}, {"type": "com", "level": "normal"}]
     with django_capture_on_commit_callbacks(execute=False):
         match = match_create(creator=alice, seats=seats)  # the COM flips first
     lately = services.DecisionTimes()  # its kind took 0.2 s lately
     for _ in range(31):  # (the first, a cold one, is not kept)
         lately.note(("golf", "normal", match.phase), 0.2)
     monkeypatch.setattr(services, "decision_times", lately)
-    quick = golf.com_action
-
-    def slow(*args, **kwargs):  # this one takes 1.05 s
-        time.sleep(1.05)
-        return quick(*args, **kwargs)
-
-    monkeypatch.setattr(golf, "com_action", slow)
-    with django_capture_on_commit_callbacks(execute=False):
-        assert com_turn(match_id=match.id, expected_version=match.version)
-    monkeypatch.setattr(golf, "com_action", quick)
+    slow_com_turn(match, monkeypatch, 1.05, django_capture_on_commit_callbacks)  # 1.05 s
     with django_capture_on_commit_callbacks(execute=False):
         after = match_create(creator=alice, seats=seats)
     # charged 0.2 s (2 s of arrival time, 1 s past the burst, less the reservation's
