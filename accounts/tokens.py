@@ -14,6 +14,7 @@ view gives before or without its query).
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import hashlib
 import threading
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import connection
 from rest_framework.authtoken.models import Token
 
@@ -98,10 +100,24 @@ class RememberedUsers:
 
     def put(self, key: str, user: Any) -> None:
         with self._lock:
-            self._users.pop(key, None)
+            new = self._users.pop(key, None) is None
             while len(self._users) >= self.limit:
                 del self._users[next(iter(self._users))]
             self._users[key] = user
+        if new:  # (the other processes learn it once from each, not with every request)
+            with contextlib.suppress(Exception):  # (the cache is only a hint here)
+                cache.set(_seen_key(key), 1, SEEN_SECONDS)
+
+    def seen(self, key: str) -> bool:
+        """Whether a process of the service lately found ``key`` good (this one, or any
+        through the shared cache); it may have been revoked since: a hint, never a
+        voucher."""
+        if key in self._users:
+            return True
+        try:
+            return cache.get(_seen_key(key)) is not None
+        except Exception:  # (the cache is away: not known)
+            return False
 
     def __contains__(self, key: object) -> bool:
         return key in self._users
@@ -109,6 +125,8 @@ class RememberedUsers:
     def forget(self, key: str) -> None:
         with self._lock:
             self._users.pop(key, None)
+        with contextlib.suppress(Exception):
+            cache.delete(_seen_key(key))
 
     def clear(self) -> None:
         with self._lock:
@@ -116,6 +134,14 @@ class RememberedUsers:
 
     def __len__(self) -> int:
         return len(self._users)
+
+
+#: How long the shared cache keeps that a token was found good (:meth:`RememberedUsers.seen`).
+SEEN_SECONDS = 24 * 3600
+
+
+def _seen_key(key: str) -> str:
+    return f"token-seen:{token_digest(key)}"
 
 
 remembered = RememberedUsers()

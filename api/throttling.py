@@ -18,6 +18,7 @@ whole log, the events it reads, a past state, which each replay a log).
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import logging
 import math
 import threading
@@ -168,23 +169,29 @@ def address_wait(request: Any, scope: str) -> int | None:
     return max(1, math.ceil(rate.wait() or 0))
 
 
-# --- requests no valid credential lets in ---------------------------------------------------
+# --- requests no valid token lets in ---------------------------------------------------
 #: How many addresses a process keeps held off at once (oldest let go first).
 MAX_HELD_ADDRESSES = 10_000
+#: Requests an address held off may still make: logging in and making an account, each
+#: counted per address by a rate of its own (``auth``, ``registrations``), so that a
+#: person who shares the address with a flood can get a token (then seen, below).
+UNHELD = frozenset({("POST", "/api/auth/token"), ("POST", "/api/accounts/register")})
 
 
 class HeldAddresses:
-    """Client addresses over the ``anon`` rate with requests that no valid credential let
-    in, as this process counted them: address -> when (``time.monotonic``) its wait ends.
+    """Client addresses over the ``refused`` rate, as this process counted them: address
+    -> when (``time.monotonic``) its wait ends.
 
     DRF authenticates before it throttles, so a request with no token, or a wrong one, was
     refused (401) without being counted: one address could send hundreds a second, each
     looking up its token (and, refused, whether a suspension revoked it). Such refusals now
-    count in the address's ``anon`` rate (:func:`count_refusal`); once it is used up, the
-    address's requests are answered 429 before anything looks up their credentials
-    (:func:`held_off`), but for a token this process has lately found good. Each process
-    learns of an address over its rate from a refusal it counts itself: no shared read on
-    any request that a valid credential lets in.
+    count in the address's ``refused`` rate (:func:`count_refusal`); once it is used up,
+    the address's requests are answered 429 before anything looks up their credentials
+    (:func:`held_off`), but for a token the service has lately found good (in this process,
+    or in any through the shared cache: ``remembered.seen``), and for log-ins and new
+    accounts (:data:`UNHELD`). Each process learns of an address over its rate from a
+    refusal it counts itself: no shared read on any request that a valid credential lets
+    in.
     """
 
     def __init__(self, limit: int = MAX_HELD_ADDRESSES) -> None:
@@ -221,25 +228,39 @@ held_addresses = HeldAddresses()
 
 
 def client_address(request: Any) -> str:
-    """The client's address as the rates count it (``NUM_PROXIES`` hops from the right of
-    ``X-Forwarded-For``, else the connection's)."""
-    return str(throttling.BaseThrottle().get_ident(request))
+    """The client's address as the refusals count it (``NUM_PROXIES`` hops from the right
+    of ``X-Forwarded-For``, else the connection's); an IPv6 address by its /64, the block
+    one client is given to pick addresses from."""
+    address = str(throttling.BaseThrottle().get_ident(request))
+    if ":" in address:
+        with contextlib.suppress(ValueError):
+            return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return address
+
+
+class RefusedRate(AtomicRate):
+    """Requests refused for want of a valid token, per client address (``refused``)."""
+
+    scope = "refused"
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": client_address(request)}
 
 
 def count_refusal(request: Any, view: Any) -> float | None:
-    """Count ``request``, refused for want of a valid credential, in its address's ``anon``
+    """Count ``request``, refused for want of a valid token, in its address's ``refused``
     rate: ``None`` while the rate has room, else the seconds to wait (the address is then
     held off in this process that long)."""
     address = client_address(request)
     if (left := held_addresses.wait(address)) is not None:
         return left  # (counted enough: no round trip to the cache)
-    rate = AnonRateThrottle()
+    rate = RefusedRate()
     if rate.allow_request(request, view):
         return None
     wait = max(1.0, rate.wait() or 0.0)
     held_addresses.hold(address, wait)
     logger.warning(
-        "%s held off for %.0f s: over the anon rate with requests no valid token let in",
+        "%s held off for %.0f s: over its rate of requests no valid token let in",
         address,
         wait,
     )
@@ -248,12 +269,12 @@ def count_refusal(request: Any, view: Any) -> float | None:
 
 def held_off(request: Any) -> float | None:
     """Seconds ``request``'s address is still held off (:class:`HeldAddresses`), unless it
-    carries a token this process lately found good; ``None``: let it through."""
-    address = client_address(request)
-    left = held_addresses.wait(address)
-    if left is None:
+    is a log-in or a new account, or carries a token the service lately found good;
+    ``None``: let it through."""
+    left = held_addresses.wait(client_address(request))
+    if left is None or (request.method, request.path) in UNHELD:
         return None
     words = request.META.get("HTTP_AUTHORIZATION", "").split()
-    if len(words) == 2 and words[0].lower() in ("token", "bearer") and words[1] in remembered:
+    if len(words) == 2 and words[0].lower() in ("token", "bearer") and remembered.seen(words[1]):
         return None
     return left

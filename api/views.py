@@ -275,6 +275,7 @@ class RegisterView(QueryChecked, APIView):
                 token = Token.objects.create(user=user)
         except IntegrityError:  # registered at the same moment by another request
             raise taken from None
+        remembered.put(token.key, user)  # (good: not held off with its address)
         return Response({**_user_json(user), "token": token.key}, status=status.HTTP_201_CREATED)
 
 
@@ -346,6 +347,7 @@ class TokenView(QueryChecked, APIView):
             if not same or still[1:] != (True, None):
                 raise invalid
             token, _ = Token.objects.get_or_create(user=user)
+        remembered.put(token.key, user)  # (good: not held off with its address)
         return Response({"token": token.key})
 
     @extend_schema(

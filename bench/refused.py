@@ -5,7 +5,7 @@
 Uses a fresh database (``golf_bench_refused``) on embedded PostgreSQL and Redis under
 ``var/bench`` (``bench/_django.py``), and the service's own rates. From one address:
 ``GET /api/me`` with a token that does not exist, refused (401) and counted in the
-address's ``anon`` rate until it is used up, then answered 429 before anything looks the
+address's ``refused`` rate until it is used up, then answered 429 before anything looks the
 token up (api/throttling.py ``HeldAddresses``); the same without a token; and, for
 comparison, with a good token. Prints each kind's median time in the process and its
 database queries a request.
@@ -53,9 +53,9 @@ def main() -> None:
                 queries += len(captured)
             return statistics.median(times) * 1000, queries / samples
 
-        rate = SimpleRateThrottle.THROTTLE_RATES["anon"]
+        rate = SimpleRateThrottle.THROTTLE_RATES["refused"]
         allowed = int(rate.split("/")[0])
-        print(f"the anon rate: {rate} an address")
+        print(f"the rate of refusals: {rate} an address")
         rows = [("good token, 200", *timed(good, 200, args.samples))]
         rows.append((f"wrong token, 401 (the first {allowed})", *timed(wrong, 401, allowed)))
         rows.append(("wrong token, 429 (held off)", *timed(wrong, 429, args.samples)))

@@ -199,6 +199,8 @@ REST_FRAMEWORK = {
         "anon": env_str("THROTTLE_ANON", "60/min"),
         "user": env_str("THROTTLE_USER", "1200/min"),
         "auth": env_str("THROTTLE_AUTH", "20/min"),
+        # requests refused for want of a valid token, per address (past it: held off)
+        "refused": env_str("THROTTLE_REFUSED", "60/min"),
         # new accounts from one address a day: every bound per account (matches, COM
         # turns, waits) is one per account, so one address's accounts are bounded too
         "registrations": env_str("THROTTLE_REGISTRATIONS", "30/day"),

@@ -46,6 +46,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": dict.fromkeys(
         (
             "anon",
+            "refused",
             "user",
             "auth",
             "registrations",

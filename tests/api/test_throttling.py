@@ -230,11 +230,11 @@ def test_while_the_cache_is_down_rates_count_nothing_and_log_ins_are_a_503(
 
 
 @pytest.fixture
-def tight_anon_rate(monkeypatch):
+def tight_refused_rate(monkeypatch):
     from accounts.tokens import remembered
     from api.throttling import held_addresses
 
-    rates = {**SimpleRateThrottle.THROTTLE_RATES, "anon": "3/min"}
+    rates = {**SimpleRateThrottle.THROTTLE_RATES, "refused": "3/min"}
     monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
     for kept in (cache, held_addresses, remembered):
         kept.clear()
@@ -245,12 +245,12 @@ def tight_anon_rate(monkeypatch):
 
 @pytest.mark.django_db
 def test_requests_no_valid_token_lets_in_count_per_address_then_wait(
-    users, alice, bob, tight_anon_rate, django_assert_num_queries
+    users, alice, bob, tight_refused_rate, django_assert_num_queries
 ):
     """DRF authenticates before it throttles: a wrong token (two queries: the token, and
     whether a suspension revoked it) or none was refused without being counted, however
     many an address sent."""
-    assert alice.get("/api/me").status_code == 200  # (a good token, seen by this process)
+    assert alice.get("/api/me").status_code == 200  # (a good token, seen by the service)
     wrong = APIClient()
     wrong.credentials(HTTP_AUTHORIZATION="Token " + "0" * 40)
     for _ in range(3):
@@ -265,8 +265,13 @@ def test_requests_no_valid_token_lets_in_count_per_address_then_wait(
     assert_problem(held, 429, "throttled")
     assert int(held["Retry-After"]) > 0
     assert_problem(APIClient().get("/api/matches"), 429, "throttled")  # no token
-    assert_problem(bob.get("/api/me"), 429, "throttled")  # a good token not seen yet
+    assert_problem(bob.get("/api/me"), 429, "throttled")  # a good token never seen
     assert alice.get("/api/me").json()["username"] == "alice"  # one seen: let through
+
+    # bob, sharing the address, may still log in: his token is then seen
+    right = {"username": "bob", "password": "pw-bob-123"}
+    assert APIClient().post("/api/auth/token", right, format="json").status_code == 200
+    assert bob.get("/api/me").json()["username"] == "bob"
 
     # another address is not held off, and its own refusals count apart
     elsewhere = APIClient(REMOTE_ADDR="10.1.2.3")
@@ -275,7 +280,8 @@ def test_requests_no_valid_token_lets_in_count_per_address_then_wait(
 
 
 @pytest.mark.django_db
-def test_a_token_logged_out_is_held_off_with_its_address(users, alice, tight_anon_rate):
+def test_a_token_logged_out_is_held_off_with_its_address(users, alice, tight_refused_rate):
+    assert alice.get("/api/me").status_code == 200
     assert alice.delete("/api/auth/token").status_code == 204
     for _ in range(3):
         assert_problem(alice.get("/api/me"), 401, "authentication_failed")
@@ -283,14 +289,24 @@ def test_a_token_logged_out_is_held_off_with_its_address(users, alice, tight_ano
 
 
 @pytest.mark.django_db
-def test_requests_without_a_token_count_with_the_address_s_anonymous_reads(
-    users, anon, tight_anon_rate
-):
-    assert anon.get("/api/games").status_code == 200
-    assert_problem(anon.get("/api/matches"), 401, "not_authenticated")
-    assert anon.get("/api/games").status_code == 200
+def test_refusals_count_apart_from_the_addresses_anonymous_reads(users, anon, tight_refused_rate):
+    for _ in range(3):
+        assert_problem(anon.get("/api/matches"), 401, "not_authenticated")
+        assert anon.get("/api/games").status_code == 200
     assert_problem(anon.get("/api/matches"), 429, "throttled")
-    assert_problem(anon.get("/api/games"), 429, "throttled")
+    assert_problem(anon.get("/api/games"), 429, "throttled")  # held off, as a whole
+
+
+@pytest.mark.django_db
+def test_an_ipv6_client_counts_by_its_64_block(users, tight_refused_rate):
+    """Each address of a /64 would otherwise bring a fresh allowance of refusals."""
+    for host in range(1, 4):
+        client = APIClient(REMOTE_ADDR=f"2001:db8:1:2::{host}")
+        assert_problem(client.get("/api/me"), 401, "not_authenticated")
+    same_block = APIClient(REMOTE_ADDR="2001:db8:1:2:ffff::9")
+    assert_problem(same_block.get("/api/me"), 429, "throttled")
+    other_block = APIClient(REMOTE_ADDR="2001:db8:1:3::1")
+    assert_problem(other_block.get("/api/me"), 401, "not_authenticated")
 
 
 def test_held_addresses_are_bounded_and_let_go_in_time():
