@@ -257,7 +257,8 @@ def test_requests_no_valid_token_lets_in_count_per_address_then_wait(
         assert_problem(wrong.get("/api/me"), 401, "authentication_failed")
     refused = wrong.get("/api/me")
     assert_problem(refused, 429, "throttled")
-    assert 0 < int(refused["Retry-After"]) <= 60
+    # (until the sliding minute has room: into the next minute, so up to two of them)
+    assert 0 < int(refused["Retry-After"]) <= 120
 
     # now the address is held off before anything looks its credentials up
     with django_assert_num_queries(0):

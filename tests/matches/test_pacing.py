@@ -30,7 +30,7 @@ def test_turns_scheduled_together_are_spread_past_the_burst(shared):
     assert waits[:5] == [0] * 5
     step = ESTIMATE * 10
     for before, after in itertools.pairwise(waits[4:]):
-        assert after == pytest.approx(before + step, abs=0.05)
+        assert after == pytest.approx(before + step, abs=0.2)  # (less the time between)
     assert shared.reserve("bob", "interactive") == 0  # another account's own
     assert shared.reserve("alice", "background") == 0  # another queue's own
 
@@ -38,9 +38,9 @@ def test_turns_scheduled_together_are_spread_past_the_burst(shared):
 def test_a_decision_moves_the_account_on_by_its_time(shared):
     assert shared.reserve("alice", "interactive") == 0
     shared.charge("alice", "interactive", 0.75, reserved=True)  # 7.5 s of arrival time
-    assert shared.reserve("alice", "interactive") == pytest.approx(5.5, abs=0.1)
+    assert shared.reserve("alice", "interactive") == pytest.approx(5.5, abs=0.3)
     shared.charge("alice", "interactive", 0.0, reserved=True)  # a turn not kept: given back
-    assert shared.reserve("alice", "interactive") == pytest.approx(5.5, abs=0.1)
+    assert shared.reserve("alice", "interactive") == pytest.approx(5.5, abs=0.3)
 
 
 def test_without_a_bound_nothing_is_paced(shared, settings):
@@ -62,5 +62,5 @@ def test_in_one_process_the_same_arithmetic(settings):
     settings.COM_BURST_MS = 200
     here = ComPacing()
     here.charge("alice", "interactive", 0.75, reserved=False)
-    assert here.reserve("alice", "interactive") == pytest.approx(5.5, abs=0.1)
+    assert here.reserve("alice", "interactive") == pytest.approx(5.5, abs=0.3)
     assert here.reserve("bob", "interactive") == 0
