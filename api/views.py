@@ -1090,10 +1090,10 @@ def _paced_hint(account: object) -> Iterator[None]:
     """An account's hints are paced by the time their searches take, as its COMs' turns
     are (matches/pacing.py, ``COM_SECONDS_PER_MINUTE``): one asked for too soon after
     others is refused with the seconds to wait."""
-    paced = pacing()
-    wait = paced.reserve(account, HINTS)
+    paced, hint = pacing(), f"hint:{uuid.uuid4().hex}"
+    wait = paced.reserve(account, HINTS, hint)
     if wait > 0:
-        paced.charge(account, HINTS, 0.0, reserved=True)  # (none worked out: given back)
+        paced.charge(account, HINTS, 0.0, hint)  # (none worked out: given back)
         seconds = math.ceil(wait)
         raise ApiProblem(
             429,
@@ -1107,7 +1107,7 @@ def _paced_hint(account: object) -> Iterator[None]:
     try:
         yield
     finally:
-        paced.charge(account, HINTS, time.monotonic() - started, reserved=True)
+        paced.charge(account, HINTS, time.monotonic() - started, hint)
 
 
 EVENTS_QUERY = (AFTER, LIMIT, WAIT)

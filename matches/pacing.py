@@ -15,7 +15,9 @@ spend that burst at once (a trick's or a round's COM turns in a row, as a person
 asks); one that keeps its COMs busy gets ``COM_SECONDS_PER_MINUTE`` of decisions a minute,
 its turns spread one by one rather than in clumps. A turn reserves ``ESTIMATE`` seconds
 when it is scheduled, so that turns scheduled together (five matches moved at once) are
-spread too; the decision corrects it to what it took.
+spread too; the turn's first decision settles the reservation (one decided again is
+charged in full, one given up gives it back; one that goes stale keeps it, a twentieth
+of a second of decision that passes with time).
 
 Hints, a ``hard`` COM's search for a person's seat worked out in a web process, are paced
 the same way in a lane of their own (:data:`HINTS`): one asked for before the account's
@@ -46,17 +48,25 @@ KEY_SECONDS = 3600
 DOWN_SECONDS = 5.0  # after a failure, how long Redis is left alone
 HINTS = "hints"  # the lane of hints (the others: the workers' queues)
 
-# KEYS[1]: the account's arrival time on a queue. ARGV: the seconds to move it on, the
-# tolerance. Returns how long a turn asking now must wait (as a string: Redis would cut
-# a Lua number to an integer).
+# KEYS[1]: the account's arrival time in a lane; KEYS[2]: a turn's reservation. ARGV: the
+# seconds to move it on, the tolerance, the keys' lifetime, what to do with the
+# reservation ("reserve": make it; "settle": take it, and if it was there, take what it
+# reserved, ARGV[5], off the move; else nothing). Returns how long a turn asking now must
+# wait (as a string: Redis would cut a Lua number to an integer).
 _SCRIPT = """
+local move = tonumber(ARGV[1])
+if ARGV[4] == 'reserve' then
+  redis.call('SET', KEYS[2], 1, 'EX', ARGV[3])
+elseif ARGV[4] == 'settle' and redis.call('DEL', KEYS[2]) == 1 then
+  move = move - tonumber(ARGV[5])
+end
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
 local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
 if tat < now then tat = now end
 local wait = tat - tonumber(ARGV[2]) - now
 if wait < 0 then wait = 0 end
-redis.call('SET', KEYS[1], tostring(tat + tonumber(ARGV[1])), 'EX', ARGV[3])
+redis.call('SET', KEYS[1], tostring(tat + move), 'EX', ARGV[3])
 return tostring(wait)
 """
 
@@ -70,6 +80,7 @@ class ComPacing:
         self._prefix = prefix
         self._down_until = 0.0
         self._local: dict[str, float] = {}
+        self._reserved: dict[str, None] = {}  # (in order: the oldest first)
         self._lock = threading.Lock()
 
     @classmethod
@@ -85,38 +96,50 @@ class ComPacing:
         client = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
         return cls(client, default.get("KEY_PREFIX", ""))
 
-    def reserve(self, account: object, lane: str) -> float:
-        """Seconds a COM turn (or hint) of ``account``'s in ``lane`` (a queue, or
-        :data:`HINTS`) is to wait, asked for now; it reserves :data:`ESTIMATE` of decision
-        (:meth:`charge` with ``reserved``)."""
-        return self._move(account, lane, ESTIMATE)
+    def reserve(self, account: object, lane: str, turn: str) -> float:
+        """Seconds ``turn`` (a COM's turn, or a hint) of ``account``'s in ``lane`` (a
+        queue, or :data:`HINTS`) is to wait, asked for now; it reserves :data:`ESTIMATE`
+        of decision, which :meth:`charge` for the same turn settles."""
+        return self._move(account, lane, ESTIMATE, turn, "reserve")
 
-    def charge(self, account: object, lane: str, seconds: float, reserved: bool) -> None:
-        """A decision of ``seconds`` for ``account`` in ``lane`` (``reserved``: for a turn
-        :meth:`reserve` reserved for; 0 seconds then gives the reservation back)."""
-        self._move(account, lane, seconds - ESTIMATE if reserved else seconds)
+    def charge(self, account: object, lane: str, seconds: float, turn: str) -> None:
+        """A decision of ``seconds`` for ``turn`` of ``account``'s in ``lane``, less what
+        the turn reserved if its reservation is still there (the first decision of a
+        turn settles it; 0 seconds gives a reservation back)."""
+        self._move(account, lane, seconds, turn, "settle")
 
-    def _move(self, account: object, lane: str, seconds: float) -> float:
+    def _move(self, account: object, lane: str, seconds: float, turn: str, what: str) -> float:
         budget = settings.COM_SECONDS_PER_MINUTE
         if not budget or account is None:
             return 0.0
         scale = 60 / budget  # seconds of arrival time a second of decision costs
         tolerance = settings.COM_BURST_MS / 1000 * scale
-        key = f"com-pace:{account}:{lane}"
+        keys = [f"com-pace:{account}:{lane}", f"com-reserved:{turn}"]
         if self._script is None:
-            return self._move_here(key, seconds * scale, tolerance)
+            return self._move_here(keys, seconds * scale, tolerance, what, ESTIMATE * scale)
         if time.monotonic() < self._down_until:
             return 0.0
         try:
-            name = f"{self._prefix}:{key}" if self._prefix else key
-            return float(self._script(keys=[name], args=[seconds * scale, tolerance, KEY_SECONDS]))
+            names = [f"{self._prefix}:{key}" if self._prefix else key for key in keys]
+            args = [seconds * scale, tolerance, KEY_SECONDS, what, ESTIMATE * scale]
+            return float(self._script(keys=names, args=args))
         except Exception as exc:  # (a brake: nothing is paced while Redis is away)
             self._down_until = time.monotonic() + DOWN_SECONDS
             logger.warning("COM turns not paced: the cache is unreachable (%s)", type(exc).__name__)
             return 0.0
 
-    def _move_here(self, key: str, by: float, tolerance: float) -> float:
+    def _move_here(
+        self, keys: list[str], by: float, tolerance: float, what: str, reserved: float
+    ) -> float:
+        key, turn = keys
         with self._lock:
+            if what == "reserve":
+                self._reserved[turn] = None
+                if len(self._reserved) > 100_000:  # (turns never decided: the oldest)
+                    del self._reserved[next(iter(self._reserved))]
+            elif turn in self._reserved:
+                del self._reserved[turn]
+                by -= reserved
             now = time.time()
             tat = max(self._local.get(key, 0.0), now)
             self._local[key] = tat + by
@@ -128,6 +151,7 @@ class ComPacing:
         """Forget every arrival time kept in this process (tests)."""
         with self._lock:
             self._local.clear()
+            self._reserved.clear()
 
 
 _pacing: ComPacing | None = None

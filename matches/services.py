@@ -26,7 +26,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, Literal
+from typing import Any
 
 from django.conf import settings
 from django.contrib.admin.models import CHANGE, LogEntry
@@ -188,7 +188,8 @@ def _not_kept(followup: FollowUp | None) -> None:
         with contextlib.suppress(Exception):  # (the cache is only a brake)
             cache.decr(key)
     if followup is not None and getattr(followup, "paced", False):
-        pacing().charge(_com_account(followup.match), followup.queue, 0.0, reserved=True)
+        turn = _com_turn_id(followup.match_id, followup.version)
+        pacing().charge(_com_account(followup.match), followup.queue, 0.0, turn)
 
 
 def _com_due(match: Match, now: datetime, queue: str) -> tuple[datetime, str | None]:
@@ -210,7 +211,8 @@ def _com_due(match: Match, now: datetime, queue: str) -> tuple[datetime, str | N
     account = _com_account(match)
     if account is None:
         return due, None
-    due = max(due, now + timedelta(seconds=pacing().reserve(account, queue)))
+    paced = pacing().reserve(account, queue, _com_turn_id(match.id, match.version))
+    due = max(due, now + timedelta(seconds=paced))
     if not limit:
         return due, None
     minute = int(now.timestamp() // 60)
@@ -228,6 +230,11 @@ def _com_due(match: Match, now: datetime, queue: str) -> tuple[datetime, str | N
             return max(due, datetime.fromtimestamp(start, tz=UTC)), key
     last = datetime.fromtimestamp((minute + COM_MINUTES_AHEAD) * 60, tz=UTC)
     return max(due, last), None
+
+
+def _com_turn_id(match_id: object, version: int) -> str:
+    """A COM turn, as its pacing's reservation names it."""
+    return f"{match_id}:{version}"
 
 
 def _com_account(match: Match) -> Any:
@@ -1086,13 +1093,12 @@ def decide_auto_move(
     expected_version: int,
     levels: dict[int, str],
     *,
-    charged: Literal["reserved", "unreserved"] | None = None,
+    charged: bool = False,
 ) -> Decided | None:
     """The move of the first seat among ``levels`` to act, decided without the row lock
     (:func:`decided_evenly`); ``None`` when the match is not at ``expected_version``, not
-    active, or none of them is to act. ``charged``: a COM's turn scheduled as one
-    (:func:`_com_due`), whose time counts against its account's (matches/pacing.py);
-    ``"reserved"``: the decision its scheduling reserved."""
+    active, or none of them is to act. ``charged``: a COM's turn, whose time counts
+    against its account's (matches/pacing.py)."""
     match = Match.objects.filter(pk=match_id).first()
     if match is None or match.version != expected_version or match.status != MatchStatus.ACTIVE:
         return None
@@ -1105,7 +1111,8 @@ def decide_auto_move(
     action, wait, cost = decided_evenly(game, state, seat, levels[seat], rng)
     if charged:
         queue = followup_queue(match, FollowUpKind.COM)
-        pacing().charge(_com_account(match), queue, cost, reserved=charged == "reserved")
+        turn = _com_turn_id(match.id, expected_version)
+        pacing().charge(_com_account(match), queue, cost, turn)
     return Decided(game, seat, levels[seat], action, wait)
 
 
@@ -1192,9 +1199,7 @@ def com_turn(
     levels = dict(
         Seat.objects.filter(match_id=match_id, kind=SeatKind.COM).values_list("index", "com_level")
     )
-    decided = (
-        decide_auto_move(match_id, expected_version, levels, charged="reserved") if levels else None
-    )
+    decided = decide_auto_move(match_id, expected_version, levels, charged=True) if levels else None
     if decided is None:
         return False
     if decided.wait and later is not None:
@@ -1224,8 +1229,7 @@ def com_move_later(
             action_json = cache.get(_decided_key(match_id, expected_version, seat))
     action = None
     if action_json is None:
-        # (decided again: its turn's reservation went with the first decision)
-        decided = decide_auto_move(match_id, expected_version, {seat: level}, charged="unreserved")
+        decided = decide_auto_move(match_id, expected_version, {seat: level}, charged=True)
         if decided is None or decided.seat != seat:
             return False
         action = decided.action
