@@ -30,7 +30,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from rest_framework import throttling
 
 from accounts.tokens import remembered
-from config.counting import count_in, sliding_wait
+from config.counting import count_in
 
 logger = logging.getLogger(__name__)
 CACHE_DOWN = (RedisConnectionError, RedisTimeoutError)
@@ -98,8 +98,17 @@ class AtomicRate(throttling.SimpleRateThrottle):
     def wait(self) -> float | None:
         """Seconds until this request (of its cost ``c``) would be let through: the previous
         window's share must leave room for it, ``(1 - t) * earlier + count + c <= rate``."""
-        windows = sliding_wait(self.count, self.earlier, self.into, self.num_requests, self.charged)
-        return windows * self.duration
+        n, count, cost, earlier = self.num_requests, self.count, self.charged, self.earlier
+        if count + cost <= n:  # room in this window, once enough of the last has slid off
+            if earlier <= 0:
+                return 0.0
+            return max(0.0, 1 - (n - count - cost) / earlier - self.into) * self.duration
+        # in the next window, where this one is the earlier (one costing the whole rate:
+        # the window after it)
+        if count <= 0:
+            return (1 - self.into) * self.duration
+        slid = min(1.0, max(0.0, 1 - (n - cost) / count))
+        return (1 - self.into + slid) * self.duration
 
 
 # DRF's class first: the scoped one picks its scope and rate in ``allow_request``, then
@@ -223,6 +232,9 @@ class HeldAddresses:
         with self._lock:
             self._until.clear()
 
+    def __len__(self) -> int:
+        return len(self._until)
+
 
 held_addresses = HeldAddresses()
 
@@ -243,8 +255,12 @@ class RefusedRate(AtomicRate):
 
     scope = "refused"
 
+    def __init__(self, address: str) -> None:
+        self.address = address  # (:func:`client_address`, worked out once by the caller)
+        super().__init__()
+
     def get_cache_key(self, request: Any, view: Any) -> str:
-        return self.cache_format % {"scope": self.scope, "ident": client_address(request)}
+        return self.cache_format % {"scope": self.scope, "ident": self.address}
 
 
 def count_refusal(request: Any, view: Any) -> float | None:
@@ -254,7 +270,7 @@ def count_refusal(request: Any, view: Any) -> float | None:
     address = client_address(request)
     if (left := held_addresses.wait(address)) is not None:
         return left  # (counted enough: no round trip to the cache)
-    rate = RefusedRate()
+    rate = RefusedRate(address)
     if rate.allow_request(request, view):
         return None
     wait = max(1.0, rate.wait() or 0.0)
@@ -271,6 +287,8 @@ def held_off(request: Any) -> float | None:
     """Seconds ``request``'s address is still held off (:class:`HeldAddresses`), unless it
     is a log-in or a new account, or carries a token the service lately found good;
     ``None``: let it through."""
+    if not held_addresses:  # (as nearly always: no address worked out for every request)
+        return None
     left = held_addresses.wait(client_address(request))
     if left is None or (request.method, request.path) in UNHELD:
         return None

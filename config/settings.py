@@ -350,8 +350,7 @@ COM_TURNS_PER_MINUTE = env_int("COM_TURNS_PER_MINUTE", 240)
 # which an account that has been quiet may spend COM_BURST_MS at once. A `hard` COM's
 # decision takes a worker up to a few hundred milliseconds, an `easy` one microseconds, so
 # the count alone let a few accounts' hard COMs fill the workers; past this, the account's
-# next COM turns there are spread out by their time (matches/pacing.py). A person's table
-# of hard COMs asks for two or three seconds of them a minute.
+# next COM turns there are spread out by their time (matches/pacing.py).
 COM_SECONDS_PER_MINUTE = env_int("COM_SECONDS_PER_MINUTE", 6)
 COM_BURST_MS = env_int("COM_BURST_MS", 1500)
 # What one account may start (docs/security.md): unfinished matches it created, those of

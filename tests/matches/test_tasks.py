@@ -502,19 +502,28 @@ def slow_com_turn(match, monkeypatch, seconds, on_commit):
         assert com_turn(match_id=match.id, expected_version=match.version)
 
 
-def test_an_accounts_com_turns_are_paced_by_their_decision_time(
-    alice, bob, settings, monkeypatch, django_capture_on_commit_callbacks
-):
-    """The turns were counted, not timed: a few accounts' `hard` COMs (a few hundred
-    milliseconds a decision) filled the workers within their count."""
+@pytest.fixture
+def paced_now(settings, monkeypatch):
+    """COM turns paced at 6 s of decisions a minute (a second of them: 10 s of arrival
+    time), with none paced before; the services' clock stopped at the moment returned."""
     from matches import services
     from matches.pacing import pacing
 
-    settings.COM_SECONDS_PER_MINUTE = 6  # a second of decisions: 10 s of arrival time
-    settings.COM_BURST_MS = 500  # 5 s of it at once
+    settings.COM_SECONDS_PER_MINUTE = 6
     now = timezone.now()
     monkeypatch.setattr(services.timezone, "now", lambda: now)
     pacing().clear()
+    yield now
+    pacing().clear()
+
+
+def test_an_accounts_com_turns_are_paced_by_their_decision_time(
+    alice, bob, settings, monkeypatch, django_capture_on_commit_callbacks, paced_now
+):
+    """The turns were counted, not timed: a few accounts' `hard` COMs (a few hundred
+    milliseconds a decision) filled the workers within their count."""
+    settings.COM_BURST_MS = 500  # 5 s of arrival time at once
+    now = paced_now
     seats = [{"type": "me"}, {"type": "com", "level": "normal"}]
     with django_capture_on_commit_callbacks(execute=False):
         match = match_create(creator=alice, seats=seats)  # the COM flips first
@@ -530,25 +539,19 @@ def test_an_accounts_com_turns_are_paced_by_their_decision_time(
     first, second = (due[m.id] for m in alices)
     assert 4.5 < first < 8 and second == pytest.approx(first + 0.5, abs=0.1)
     assert [due[m.id] for m in bobs] == [0, 0] and due[watched.id] == 0
-    pacing().clear()
 
 
 def test_the_pace_of_an_accounts_com_turns_tells_nothing_of_a_decisions_time(
-    alice, settings, monkeypatch, django_capture_on_commit_callbacks
+    alice, settings, monkeypatch, django_capture_on_commit_callbacks, paced_now
 ):
     """Charged its own time, a COM's forced move (decided at once: a void shown) and a
     free one (a search) put the account's next COM turn off by times ten times apart,
     where the even timing of the move itself hides the difference. It is charged what
     its kind of decision takes lately instead."""
     from matches import services
-    from matches.pacing import pacing
 
     settings.COM_EVEN_TIMING_MS = 1000
-    settings.COM_SECONDS_PER_MINUTE = 6  # a second of decisions: 10 s of arrival time
-    settings.COM_BURST_MS = 100  # 1 s of it at once
-    now = timezone.now()
-    monkeypatch.setattr(services.timezone, "now", lambda: now)
-    pacing().clear()
+    settings.COM_BURST_MS = 100  # 1 s of arrival time at once
     seats = [{"type": "me"}, {"type": "com", "level": "normal"}]
     with django_capture_on_commit_callbacks(execute=False):
         match = match_create(creator=alice, seats=seats)  # the COM flips first
@@ -561,9 +564,8 @@ def test_the_pace_of_an_accounts_com_turns_tells_nothing_of_a_decisions_time(
         after = match_create(creator=alice, seats=seats)
     # charged 0.2 s (2 s of arrival time, 1 s past the burst, less the reservation's
     # 0.5 s), not 1.05 s (about 9 s past it)
-    wait = (FollowUp.objects.get(match=after).due_at - now).total_seconds()
+    wait = (FollowUp.objects.get(match=after).due_at - paced_now).total_seconds()
     assert 0.1 < wait < 1.0
-    pacing().clear()
 
 
 def test_a_com_turn_whose_write_is_not_made_is_not_counted(
