@@ -47,5 +47,30 @@ class QuietSweeps(logging.Filter):
         return True
 
 
+class UntimedComDecisions(logging.Filter):
+    """Drops the two Celery INFO lines whose moments tell how long a COM took to decide
+    (docs/security.md): a COM turn's success (its runtime, and its moment, the decision's
+    end) and the receipt of the task that writes the move it kept (sent the moment the
+    decision ended). A forced move is decided at once, a free one not, so those times
+    would tell what the even timing of COM moves hides. What is left of a COM turn in the
+    log: its receipt, and the success of its move's write, at the even time; any retry or
+    failure passes."""
+
+    DECIDES = "matches.tasks.play_com_turn"
+    WRITES = "matches.tasks.write_com_move"
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if not isinstance(args, Mapping):
+            return True
+        if record.msg == LOG_SUCCESS:
+            return args.get("name") != self.DECIDES
+        if record.msg == LOG_RECEIVED:
+            return args.get("name") != self.WRITES
+        return True
+
+
 for _name in ("celery.beat", "celery.worker.strategy", "celery.app.trace"):
     logging.getLogger(_name).addFilter(QuietSweeps())
+for _name in ("celery.worker.strategy", "celery.app.trace"):
+    logging.getLogger(_name).addFilter(UntimedComDecisions())

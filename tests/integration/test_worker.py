@@ -25,6 +25,7 @@ def my_turn_or_over(client, match_id):
 
 
 def test_a_human_plays_two_coms_to_the_end_through_a_real_worker(live_worker, alice):
+    logged_before = live_worker.log.stat().st_size
     created = alice.post(
         "/api/matches",
         {
@@ -56,6 +57,13 @@ def test_a_human_plays_two_coms_to_the_end_through_a_real_worker(live_worker, al
     actors = set(MatchEvent.objects.filter(match_id=match_id).values_list("actor", flat=True))
     assert {a.rsplit(":", 1)[0] for a in actors} >= {"com:normal", "com:hard"}
     call_command("verify_match", match_id)
+    # the worker's log shows each COM turn received, and no line at the end of a decision
+    with live_worker.log.open("rb") as log:
+        log.seek(logged_before)
+        lines = log.read().decode().splitlines()
+    turns = [line for line in lines if "play_com_turn[" in line]
+    assert any(line.endswith("received") for line in turns), lines[-20:]
+    assert not [line for line in turns if "succeeded" in line]
 
 
 def test_duplicate_deliveries_make_one_move(live_worker, alice, alice_user):
