@@ -16,8 +16,7 @@ asks); one that keeps its COMs busy gets ``COM_SECONDS_PER_MINUTE`` of decisions
 its turns spread one by one rather than in clumps. A turn reserves ``ESTIMATE`` seconds
 when it is scheduled, so that turns scheduled together (five matches moved at once) are
 spread too; the turn's first decision settles the reservation (one decided again is
-charged in full, one given up gives it back; one that goes stale keeps it, a twentieth
-of a second of decision that passes with time).
+charged in full; one given up, or gone stale before it was decided, gives it back).
 
 Hints, a ``hard`` COM's search for a person's seat worked out in a web process, are paced
 the same way in a lane of their own (:data:`HINTS`): one asked for before the account's

@@ -188,8 +188,7 @@ def _not_kept(followup: FollowUp | None) -> None:
         with contextlib.suppress(Exception):  # (the cache is only a brake)
             cache.decr(key)
     if followup is not None and getattr(followup, "paced", False):
-        turn = _com_turn_id(followup.match_id, followup.version)
-        pacing().charge(_com_account(followup.match), followup.queue, 0.0, turn)
+        _charge(followup.match, followup.version, 0.0)
 
 
 def _com_due(match: Match, now: datetime, queue: str) -> tuple[datetime, str | None]:
@@ -1098,22 +1097,31 @@ def decide_auto_move(
     """The move of the first seat among ``levels`` to act, decided without the row lock
     (:func:`decided_evenly`); ``None`` when the match is not at ``expected_version``, not
     active, or none of them is to act. ``charged``: a COM's turn, whose time counts
-    against its account's (matches/pacing.py)."""
+    against its account's (matches/pacing.py); one gone stale gives back what it reserved."""
     match = Match.objects.filter(pk=match_id).first()
-    if match is None or match.version != expected_version or match.status != MatchStatus.ACTIVE:
+    if match is None:
         return None
-    game = game_of(match)
-    state = load_state(match)
-    seat = next((s for s in game.seats_to_act(state) if s in levels), None)
+    seat = None
+    if match.version == expected_version and match.status == MatchStatus.ACTIVE:
+        game = game_of(match)
+        state = load_state(match)
+        seat = next((s for s in game.seats_to_act(state) if s in levels), None)
     if seat is None:
+        if charged:
+            _charge(match, expected_version, 0.0)
         return None
     rng = com_rng(match.id, match.version, seat)
     action, wait, cost = decided_evenly(game, state, seat, levels[seat], rng)
     if charged:
-        queue = followup_queue(match, FollowUpKind.COM)
-        turn = _com_turn_id(match.id, expected_version)
-        pacing().charge(_com_account(match), queue, cost, turn)
+        _charge(match, expected_version, cost)
     return Decided(game, seat, levels[seat], action, wait)
+
+
+def _charge(match: Match, version: int, seconds: float) -> None:
+    """A decision of ``seconds`` for the COM turn of ``match`` at ``version``, charged to
+    its account (0: the turn was not decided, and gives back what it reserved)."""
+    queue = followup_queue(match, FollowUpKind.COM)
+    pacing().charge(_com_account(match), queue, seconds, _com_turn_id(match.id, version))
 
 
 def _take(

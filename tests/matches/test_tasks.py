@@ -568,6 +568,31 @@ def test_the_pace_of_an_accounts_com_turns_tells_nothing_of_a_decisions_time(
     assert 0.1 < wait < 1.0
 
 
+def test_a_com_turn_gone_stale_gives_back_what_it_reserved(
+    alice, settings, django_capture_on_commit_callbacks, paced_now
+):
+    """A turn that went stale before it was decided (the match moved on, or ended) kept
+    its reservation: half a second of arrival time the account's next turns waited for."""
+    settings.COM_BURST_MS = 0  # (every reservation shows in the next turn's wait)
+    seats = [{"type": "me"}, {"type": "com", "level": "normal"}]
+
+    def next_wait() -> tuple[Match, float]:
+        with django_capture_on_commit_callbacks(execute=False):
+            match = match_create(creator=alice, seats=seats)  # the COM flips first
+        wait = (FollowUp.objects.get(match=match).due_at - paced_now).total_seconds()
+        return match, wait
+
+    first, wait = next_wait()
+    assert wait == pytest.approx(0, abs=0.1)
+    with django_capture_on_commit_callbacks(execute=False):
+        match_abort(match_id=first.id, user=alice)
+    assert not com_turn(match_id=first.id, expected_version=first.version)  # stale
+    second, wait = next_wait()
+    assert wait == pytest.approx(0, abs=0.1)  # (0.5 s while the stale turn kept it)
+    assert not com_turn(match_id=second.id, expected_version=second.version + 1)
+    assert next_wait()[1] == pytest.approx(0.5, abs=0.1)  # (what the second reserved)
+
+
 def test_a_com_turn_whose_write_is_not_made_is_not_counted(
     alice, settings, monkeypatch, django_capture_on_commit_callbacks
 ):
