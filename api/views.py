@@ -1089,7 +1089,9 @@ def _one_hint_at_a_time(account: object) -> Iterator[None]:
 def _paced_hint(account: object) -> Iterator[None]:
     """An account's hints are paced by the time their searches take, as its COMs' turns
     are (matches/pacing.py, ``COM_SECONDS_PER_MINUTE``): one asked for too soon after
-    others is refused with the seconds to wait."""
+    others is refused with the seconds to wait. A search is charged the processor time of
+    its thread, not the time it took, which the other threads' work (waiting for the
+    interpreter's lock) would lengthen."""
     paced, hint = pacing(), f"hint:{uuid.uuid4().hex}"
     wait = paced.reserve(account, HINTS, hint)
     if wait > 0:
@@ -1103,11 +1105,11 @@ def _paced_hint(account: object) -> Iterator[None]:
             f"{seconds} seconds",
             {"Retry-After": str(seconds)},
         )
-    started = time.monotonic()
+    started = time.thread_time()
     try:
         yield
     finally:
-        paced.charge(account, HINTS, time.monotonic() - started, hint)
+        paced.charge(account, HINTS, time.thread_time() - started, hint)
 
 
 EVENTS_QUERY = (AFTER, LIMIT, WAIT)

@@ -19,7 +19,8 @@ spread too; the turn's first decision settles the reservation (one decided again
 charged in full; one given up, or gone stale before it was decided, gives it back).
 
 Hints, a ``hard`` COM's search for a person's seat worked out in a web process, are paced
-the same way in a lane of their own (:data:`HINTS`): one asked for before the account's
+the same way in a lane of their own (:data:`HINTS`), each charged its search's processor
+time (a person's own seat's: it tells nothing hidden): one asked for before the account's
 hints have left room is refused with the time to wait.
 
 The arrival times live in the default cache's Redis, changed by one script each (Redis's

@@ -273,7 +273,8 @@ def test_a_hint_gives_its_place_back_only_while_it_is_surely_its_own(
     cache.clear()
     game, now = get_game("golf"), [0.0]
     real_hint = type(game).hint
-    monkeypatch.setattr(views, "time", SimpleNamespace(monotonic=lambda: now[0]))
+    clock = SimpleNamespace(monotonic=lambda: now[0], thread_time=time.thread_time)
+    monkeypatch.setattr(views, "time", clock)
 
     def outlasting(self, state, seat):
         now[0] += views.HINT_BUSY_SECONDS
@@ -301,8 +302,10 @@ def test_an_accounts_hints_are_paced_by_the_time_their_searches_take(
     game = get_game("golf")
     real_hint = type(game).hint
 
-    def slow(self, state, seat):  # a search of 0.3 s: 3 s of arrival time
-        time.sleep(0.3)
+    def slow(self, state, seat):  # a search of 0.3 s of processor: 3 s of arrival time
+        started = time.thread_time()
+        while time.thread_time() - started < 0.3:
+            pass
         return real_hint(self, state, seat)
 
     monkeypatch.setattr(type(game), "hint", slow)
@@ -317,6 +320,32 @@ def test_an_accounts_hints_are_paced_by_the_time_their_searches_take(
     # bob's hints are his own: his are not held up by alice's
     bobs = bob.post("/api/matches", body, format="json").json()["id"]
     assert bob.get(f"/api/matches/{bobs}/hint").status_code == 200
+    pacing().clear()
+
+
+def test_a_hint_is_charged_its_searchs_processor_time_not_its_wait(
+    alice, duel, settings, monkeypatch
+):
+    """Hints were charged the time they took, which includes waiting for the other
+    threads' work: on a busy server an account's hints were paced for others' load."""
+    from games import get_game
+    from matches.pacing import pacing
+
+    settings.COM_SECONDS_PER_MINUTE = 6  # a second of search: 10 s of arrival time
+    settings.COM_BURST_MS = 300  # 3 s of it at once
+    pacing().clear()
+    game = get_game("golf")
+    real_hint = type(game).hint
+
+    def waiting(self, state, seat):  # 0.5 s spent waiting (5 s of arrival time if charged)
+        time.sleep(0.5)
+        return real_hint(self, state, seat)
+
+    monkeypatch.setattr(type(game), "hint", waiting)
+    body = {"seats": [{"type": "me"}, {"type": "com", "level": "easy"}]}
+    other = alice.post("/api/matches", body, format="json").json()["id"]
+    assert alice.get(f"/api/matches/{duel}/hint").status_code == 200
+    assert alice.get(f"/api/matches/{other}/hint").status_code == 200
     pacing().clear()
 
 
