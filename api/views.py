@@ -838,9 +838,9 @@ class LeaveView(QueryChecked, APIView):
             "among your unfinished matches (unless you made it: that counts until it ends). "
             "The last player to leave aborts the match instead (`match_aborted`, the seed "
             "revealed; your seat stays yours). A lobby is not left (its creator may abort "
-            "it, and it expires), nor a local match (abort it): `409 cannot_leave`. No event "
-            "is written for a seat handed over: the match's `seats` show it. It takes no "
-            "body (or `{}`): any other is refused, and nothing is done."
+            "it, and it expires), nor a local match (abort it): `409 cannot_leave`. The log "
+            "gains `seat_handed_over` (your seat's own event), so the version moves on. It "
+            "takes no body (or `{}`): any other is refused, and nothing is done."
         ),
         request=None,
         responses={

@@ -157,6 +157,10 @@ class Game(Protocol):
         """The events of a player taking open ``seat`` (``seat_taken``), or a coded
         ``IllegalActionError``; once no seat is open the match can be played."""
 
+    def hand_over(self, state: Any, seat: int) -> list[Any]:
+        """The events of a player's ``seat`` handed to a COM (``seat_handed_over``: its
+        player left, or staff handed it over), or a coded ``IllegalActionError``."""
+
     def abort(self, state: Any, reason: str) -> list[Any]:
         """The events that stop a running match now (the seed is revealed)."""
 

@@ -6,8 +6,13 @@ log like every other fact of a match and moves its version on. While a seat is o
 nobody acts: no seat is to act, no action is legal and every one is refused
 (``waiting_for_players``), so the deal waits untouched for the table to fill.
 
-Every game shares the event and these rules; each folds ``seat_taken`` into its own state
-with :func:`seated`.
+A player's seat becomes a COM's when its player leaves a match under way, or staff hand
+it over (a suspension): ``seat_handed_over``, so that too is in the log, and every reader
+learns of it. The COM plays the seat from then on (its moves' actor names its level).
+
+Every game shares the events and these rules; each folds them into its own state with
+:func:`seated` and :func:`handed_over` (a game with undo also forgets its undo point: an
+undo never returns a seat to a player who has gone).
 
 >>> take_seat(("human", "open"), 1, ended=False)
 [SeatTaken(seat=1)]
@@ -17,6 +22,14 @@ with :func:`seated`.
 Traceback (most recent call last):
 ...
 cards.seating.SeatNotOpenError: seat 1 is not open
+>>> hand_over(("human", "human"), 0, ended=False)
+[SeatHandedOver(seat=0)]
+>>> handed_over(("human", "human"), 0)
+('com', 'human')
+>>> hand_over(("com", "human"), 0, ended=False)
+Traceback (most recent call last):
+...
+cards.seating.SeatNotHumanError: seat 0 is not a player's
 """
 
 from __future__ import annotations
@@ -46,8 +59,21 @@ class SeatTaken:
     version: ClassVar[int] = 1
 
 
+@dataclass(frozen=True)
+class SeatHandedOver:
+    """A player's seat is a COM's from now on (its player left, or staff handed it over)."""
+
+    seat: int
+    name: ClassVar[str] = "seat_handed_over"
+    version: ClassVar[int] = 1
+
+
 class SeatNotOpenError(IllegalActionError):
     code = "seat_not_open"
+
+
+class SeatNotHumanError(IllegalActionError):
+    code = "seat_not_human"
 
 
 class WaitingForPlayersError(IllegalActionError):
@@ -115,3 +141,24 @@ def seat_taken_changes(state: Any, event: SeatTaken) -> dict[str, Any]:
     """What ``seat_taken`` changes in a game's state (any state with ``players``): each
     game's fold takes it as its own evolver."""
     return {"players": seated(state.players, event.seat)}
+
+
+def hand_over(players: Sequence[str], seat: int, *, ended: bool) -> list[SeatHandedOver]:
+    """The events of a player's ``seat`` handed to a COM, or the error that says why not."""
+    if ended:
+        raise MatchOverError("the match is over")
+    if not at_table(seat, len(players)):
+        raise SeatNotHumanError(f"seat must be between 0 and {len(players) - 1}")
+    if players[seat] != HUMAN:
+        raise SeatNotHumanError(f"seat {seat} is not a player's")
+    return [SeatHandedOver(seat)]
+
+
+def handed_over(players: Sequence[str], seat: int) -> tuple[str, ...]:
+    """``players`` after ``seat_handed_over`` for ``seat``."""
+    return tuple(COM if i == seat else kind for i, kind in enumerate(players))
+
+
+def seat_handed_over_changes(state: Any, event: SeatHandedOver) -> dict[str, Any]:
+    """What ``seat_handed_over`` changes in a game's state (any state with ``players``)."""
+    return {"players": handed_over(state.players, event.seat)}

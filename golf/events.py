@@ -16,7 +16,7 @@ from typing import Any, ClassVar, TypeAlias
 
 from cards.deck import CardCode
 from cards.events import EventCodec
-from cards.seating import SeatTaken
+from cards.seating import SeatHandedOver, SeatTaken
 from golf.rules import Position, Rules, Seat
 
 Grids: TypeAlias = tuple[tuple[CardCode, ...], ...]
@@ -192,6 +192,7 @@ Event: TypeAlias = (
     | MatchAborted
     | Undone
     | SeatTaken
+    | SeatHandedOver
 )
 #: The events that record a seat's own move (``seat`` made it), not what the rules do. An
 #: undo is not among them: it names the seat whose move it takes back, and in a local
@@ -214,6 +215,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         MatchAborted,
         Undone,
         SeatTaken,
+        SeatHandedOver,
     )
 }
 

@@ -13,7 +13,14 @@ from golf import actions, events, schemas, snapshot, state, views
 from golf.audit import audit_log
 from golf.com import LEVEL_ALIASES, LEVELS, choose_action
 from golf.com.hint import hint
-from golf.decide import abort_match, decide, join_match, legal_actions, start_match
+from golf.decide import (
+    abort_match,
+    decide,
+    hand_over_seat,
+    join_match,
+    legal_actions,
+    start_match,
+)
 from golf.errors import RulesError
 from golf.hidden import resample_hidden
 from golf.rules import (
@@ -106,6 +113,9 @@ class Golf:
 
     def join(self, value: state.State, seat: int) -> list[events.Event]:
         return join_match(value, seat)
+
+    def hand_over(self, value: state.State, seat: int) -> list[events.Event]:
+        return hand_over_seat(value, seat)
 
     def abort(self, value: state.State, reason: str) -> list[events.Event]:
         return abort_match(value, reason)

@@ -15,7 +15,13 @@ from cards.deck import CardCode
 from cards.frozen import fold_in_place
 from cards.frozen import replaced as _replace  # the hot path's copy of a state
 from cards.protocol import COM, HUMAN
-from cards.seating import SeatTaken, seat_taken_changes, waiting
+from cards.seating import (
+    SeatHandedOver,
+    SeatTaken,
+    seat_handed_over_changes,
+    seat_taken_changes,
+    waiting,
+)
 from golf.errors import EngineError
 from golf.events import (
     CardDiscarded,
@@ -365,6 +371,12 @@ def _match_finished(s: State, e: MatchFinished) -> Changes:
     return {"phase": Phase.FINISHED, "to_act": None, "winners": e.winners}
 
 
+def _seat_handed_over(s: State, e: SeatHandedOver) -> Changes:
+    """The seat is a COM's; the undo point goes (an undo back to it would give the seat
+    back to the player who has gone)."""
+    return {**seat_handed_over_changes(s, e), "undo_point": None}
+
+
 def _match_aborted(s: State, e: MatchAborted) -> Changes:
     return {
         "phase": Phase.ABORTED,
@@ -425,6 +437,7 @@ def _undone(s: State, e: Undone) -> Changes:
 
 _EVOLVERS: dict[type, Callable[[Any, Any], Changes]] = {
     SeatTaken: seat_taken_changes,
+    SeatHandedOver: _seat_handed_over,
     HoleDealt: _hole_dealt,
     CardRevealed: _card_revealed,
     CardDrawn: _card_drawn,

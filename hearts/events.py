@@ -14,7 +14,7 @@ from typing import Any, ClassVar, TypeAlias
 
 from cards.deck import CardCode
 from cards.events import EventCodec
-from cards.seating import SeatTaken
+from cards.seating import SeatHandedOver, SeatTaken
 from hearts.rules import Rules, Seat
 
 Hands: TypeAlias = tuple[tuple[CardCode, ...], ...]
@@ -155,6 +155,7 @@ Event: TypeAlias = (
     | MatchAborted
     | Undone
     | SeatTaken
+    | SeatHandedOver
 )
 #: The events that record a seat's own move (``seat`` made it), not what the rules do. An
 #: undo is not among them: it names the seat whose move it takes back, not who asked.
@@ -171,6 +172,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     MatchAborted,
     Undone,
     SeatTaken,
+    SeatHandedOver,
 )
 CODEC = EventCodec(EVENT_TYPES, decode={"rules": Rules.from_json})
 

@@ -14,7 +14,14 @@ from hearts.actions import Action, action_from_json
 from hearts.audit import audit_log
 from hearts.com import LEVELS, choose_action
 from hearts.com.hint import hint
-from hearts.decide import abort_match, decide, join_match, legal_actions, start_match
+from hearts.decide import (
+    abort_match,
+    decide,
+    hand_over_seat,
+    join_match,
+    legal_actions,
+    start_match,
+)
 from hearts.events import SEAT_MOVES, Event, event_from_payload, event_payload
 from hearts.hidden import resample_hidden
 from hearts.rules import MAX_PLAYERS, MIN_PLAYERS, OPTION_NAMES, OPTION_SCHEMAS, PRESETS, Rules
@@ -94,6 +101,9 @@ class Hearts:
 
     def join(self, state: State, seat: int) -> list[Event]:
         return join_match(state, seat)
+
+    def hand_over(self, state: State, seat: int) -> list[Event]:
+        return hand_over_seat(state, seat)
 
     def abort(self, state: State, reason: str) -> list[Event]:
         return abort_match(state, reason)

@@ -14,7 +14,13 @@ from cards.errors import EngineError
 from cards.frozen import fold_in_place
 from cards.frozen import replaced as _copy  # the hot path's copy of a state
 from cards.protocol import COM, HUMAN
-from cards.seating import SeatTaken, seat_taken_changes, waiting
+from cards.seating import (
+    SeatHandedOver,
+    SeatTaken,
+    seat_handed_over_changes,
+    seat_taken_changes,
+    waiting,
+)
 from hearts.events import (
     CardPlayed,
     CardsDealt,
@@ -244,6 +250,12 @@ def _finished(s: State, e: MatchFinished) -> Changes:
     return {"phase": Phase.FINISHED, "to_act": None, "winners": e.winners, "end_reason": "target"}
 
 
+def _seat_handed_over(s: State, e: SeatHandedOver) -> Changes:
+    """The seat is a COM's; the undo point goes (an undo back to it would give the seat
+    back to the player who has gone)."""
+    return {**seat_handed_over_changes(s, e), "undo_point": None}
+
+
 def _aborted(s: State, e: MatchAborted) -> Changes:
     return {"phase": Phase.ABORTED, "to_act": None, "end_reason": e.reason, "undo_point": None}
 
@@ -265,6 +277,7 @@ def _undone(s: State, e: Undone) -> Changes:
 
 _EVOLVERS: dict[type, Callable[[Any, Any], Changes]] = {
     SeatTaken: seat_taken_changes,
+    SeatHandedOver: _seat_handed_over,
     CardsDealt: _dealt,
     CardsPassed: _passed,
     PassesExchanged: _exchanged,

@@ -1394,11 +1394,11 @@ def seat_to_com(
 ) -> Match:
     """Hand a player's ``seat`` of a match that has not ended to a COM of ``level`` (by
     default the game's stand-in, :func:`stand_in_level`) (staff
-    only: moderation, e.g. when the player's account is suspended). The seat row becomes a
-    COM's, the match's ``seat_users`` forgets the player, and should the seat be to act its
-    COM's turn is scheduled on commit. The log is unchanged: the COM's moves are recorded
-    as ``com:<level>:<seat>`` from then on. Works on a local match too (one of the
-    creator's seats), and when only COMs remain.
+    only: moderation, e.g. when the player's account is suspended). The log gains the
+    game's ``seat_handed_over`` (actor ``staff:<id>``), the seat row becomes a COM's, the
+    match's ``seat_users`` forgets the player, and should the seat be to act its COM's
+    turn is scheduled on commit; the COM's moves are recorded as ``com:<level>:<seat>``.
+    Works on a local match too (one of the creator's seats), and when only COMs remain.
 
     A player's action read before this change is not written after it: its write holds
     only while the seat is still the player's, and made again under the lock it is refused.
@@ -1418,13 +1418,16 @@ def seat_to_com(
     row = Seat.objects.filter(match=match, index=seat).first()
     if row is None or row.kind != SeatKind.HUMAN:
         raise errors.InvalidMatchRequest(f"seat {seat} is not a player's seat", field="seat")
-    _hand_to_com(match, row, level)
+    _hand_to_com(match, row, level, actor=f"staff:{by.pk}")
     return match
 
 
-def _hand_to_com(match: Match, row: Seat, level: str) -> None:
+def _hand_to_com(match: Match, row: Seat, level: str, actor: str) -> None:
     """Seat ``row`` of the locked ``match`` (a player's) is a COM's of ``level`` from now
-    on; its COM's turn is scheduled on commit should the seat be to act."""
+    on, and the log says so (``seat_handed_over``, written by ``actor``); its COM's turn
+    is scheduled on commit should the seat be to act. (A log from before that event has
+    the seat as a player's still: the seat rows say whose it is, and it is handed over
+    again by the event.)"""
     seat = row.index
     row.handed_from = row.user
     row.kind, row.user, row.com_level, row.shared = SeatKind.COM, None, level, False
@@ -1433,17 +1436,8 @@ def _hand_to_com(match: Match, row: Seat, level: str) -> None:
     if all(uid is None for uid in match.seat_users):  # COMs alone: their turns the creator's
         match.com_turns_charged_to_id = None
     match.save(update_fields=["seat_users", "com_turns_charged_to", "updated_at"])
-    if match.status == MatchStatus.ACTIVE and seat in match.seats_to_act:
-        followup = _followup(match, load_state(match))
-        if followup is not None and followup.kind == FollowUpKind.COM:
-            taken = FollowUp.objects.filter(
-                match=match, version=match.version, kind=FollowUpKind.COM
-            ).exists()
-            if taken:
-                _not_kept(followup)
-            else:
-                followup.save(force_insert=True)
-            _publish_on_commit(followup)
+    game, state = game_of(match), load_state(match)
+    _commit_events(match, state, game.hand_over(state, seat), actor=actor)
 
 
 MATCH_LEFT = "abandoned: every player left"
@@ -1453,9 +1447,10 @@ MATCH_LEFT = "abandoned: every player left"
 def match_leave(*, match_id: object, user: AbstractBaseUser) -> Match:
     """``user`` leaves a match under way: its seat is a COM's from then on (the game's
     middle level), and the match plays on without it; the last player to leave aborts it
-    instead (and keeps its seat, so it still reads the match). The log is unchanged, as
-    when staff hand a seat to a COM (:func:`seat_to_com`). A lobby is not left (its creator
-    aborts it, and it expires), nor a local match (its creator holds every seat)."""
+    instead (and keeps its seat, so it still reads the match). The log gains the game's
+    ``seat_handed_over``, the player's own, as when staff hand a seat to a COM
+    (:func:`seat_to_com`). A lobby is not left (its creator aborts it, and it expires),
+    nor a local match (its creator holds every seat)."""
     _lock_account(user)  # (a suspension comes wholly before or after)
     match = _lock(match_id)
     if match.ended:
@@ -1473,5 +1468,6 @@ def match_leave(*, match_id: object, user: AbstractBaseUser) -> Match:
         state = load_state(match)
         _commit_events(match, state, game.abort(state, MATCH_LEFT), actor=f"user:{user.pk}")
         return match
-    _hand_to_com(match, Seat.objects.get(match=match, index=index), stand_in_level(game))
+    row = Seat.objects.get(match=match, index=index)
+    _hand_to_com(match, row, stand_in_level(game), actor=f"user:{user.pk}:{index}")
     return match

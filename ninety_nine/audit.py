@@ -18,12 +18,13 @@ from collections.abc import Iterable
 from cards.errors import UNREADABLE_LOG, EngineError
 from cards.events import first_difference
 from cards.protocol import LogAudit
-from cards.seating import SeatTaken
+from cards.seating import SeatHandedOver, SeatTaken
 from ninety_nine.decide import (
     abort_match,
     action_of,
     automatic_events,
     decide,
+    hand_over_seat,
     join_match,
     start_match,
 )
@@ -41,6 +42,8 @@ def rules_batch(state: State | None, event: Event) -> list[Event]:
         return abort_match(state, event.reason)
     if isinstance(event, SeatTaken):
         return join_match(state, event.seat)
+    if isinstance(event, SeatHandedOver):
+        return hand_over_seat(state, event.seat)
     acted = action_of(event)
     if acted is not None:
         return decide(state, *acted)

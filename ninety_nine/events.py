@@ -17,7 +17,7 @@ from typing import Any, ClassVar, TypeAlias
 
 from cards.deck import CardCode
 from cards.events import EventCodec
-from cards.seating import SeatTaken
+from cards.seating import SeatHandedOver, SeatTaken
 from ninety_nine.rules import Rules, Seat
 
 Hands: TypeAlias = tuple[tuple[CardCode, ...], ...]
@@ -184,6 +184,7 @@ Event: TypeAlias = (
     | MatchFinished
     | MatchAborted
     | SeatTaken
+    | SeatHandedOver
 )
 #: The events that record a seat's own move (``seat`` made it), not what the rules do.
 SEAT_MOVES = (SeatTaken, BidMade, PremiumCalled, CardPlayed)
@@ -199,6 +200,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     MatchFinished,
     MatchAborted,
     SeatTaken,
+    SeatHandedOver,
 )
 EVENT_NAMES: tuple[str, ...] = tuple(cls.name for cls in EVENT_TYPES)
 

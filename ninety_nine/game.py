@@ -14,7 +14,14 @@ from ninety_nine.actions import Action, action_from_json
 from ninety_nine.audit import audit_log
 from ninety_nine.com import LEVELS, choose_action
 from ninety_nine.com.hint import hint
-from ninety_nine.decide import abort_match, decide, join_match, legal_actions, start_match
+from ninety_nine.decide import (
+    abort_match,
+    decide,
+    hand_over_seat,
+    join_match,
+    legal_actions,
+    start_match,
+)
 from ninety_nine.events import SEAT_MOVES, Event, event_from_row, event_payload
 from ninety_nine.hidden import resample_hidden
 from ninety_nine.rules import OPTION_DOCS, OPTION_SCHEMAS, OPTIONS, PRESET, PRESETS, SEATS, Rules
@@ -94,6 +101,9 @@ class NinetyNine:
 
     def join(self, state: State, seat: int) -> list[Event]:
         return join_match(state, seat)
+
+    def hand_over(self, state: State, seat: int) -> list[Event]:
+        return hand_over_seat(state, seat)
 
     def abort(self, state: State, reason: str) -> list[Event]:
         return abort_match(state, reason)

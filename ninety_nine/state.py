@@ -16,7 +16,13 @@ from cards.deck import CardCode
 from cards.errors import EngineError
 from cards.frozen import fold_in_place
 from cards.frozen import replaced as _replace  # the hot path's copy of a state
-from cards.seating import SeatTaken, seat_taken_changes, waiting
+from cards.seating import (
+    SeatHandedOver,
+    SeatTaken,
+    seat_handed_over_changes,
+    seat_taken_changes,
+    waiting,
+)
 from ninety_nine.actions import PASS, REVEAL
 from ninety_nine.events import (
     BidMade,
@@ -225,6 +231,7 @@ def _match_aborted(s: State, e: MatchAborted) -> Changes:
 
 _EVOLVERS: dict[type, Callable[[Any, Any], Changes]] = {
     SeatTaken: seat_taken_changes,
+    SeatHandedOver: seat_handed_over_changes,
     DealStarted: _deal_started,
     BidMade: _bid_made,
     PremiumCalled: _premium_called,

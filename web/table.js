@@ -220,6 +220,8 @@ export class Table {
         return "The match was stopped.";
       case "seat_taken":
         return `${event.seat === null ? "Someone" : this.seatName(event.seat, true)} took a seat.`;
+      case "seat_handed_over":
+        return `A COM plays seat ${Number(event.data.seat) + 1} from now on.`;
       default:
         return "";
     }
@@ -508,12 +510,13 @@ export class Table {
     if (signal.aborted) return;
     const view = this.narrow(await api.stateAt(this.detail.id, event.seq, signal));
     if (!view || event.seq <= this.version || signal.aborted) return;
-    // someone took an open seat, or a COM moved for a seat this page has as a player's (the
-    // player left: no event says so): read the match again for the names (the old ones will
-    // do if that read fails: the names are all it adds)
+    // someone took an open seat, or a player's seat went to a COM (its player left, or staff
+    // handed it over; in a log from before that event, a COM moved for a seat this page has
+    // as a player's): read the match again for the names (the old ones will do if that read
+    // fails: the names are all it adds)
     const com = /^com:[^:]+:(\d+)$/.exec(event.actor);
     const handed = com !== null && this.detail.seats[Number(com[1])]?.kind === "human";
-    const read = event.type === "seat_taken" || handed;
+    const read = event.type === "seat_taken" || event.type === "seat_handed_over" || handed;
     if (read) this.detail = await api.match(this.detail.id, signal).catch(() => this.detail);
     if (signal.aborted) return;
     if (read && this.onDetail) this.onDetail(this.detail);

@@ -116,8 +116,8 @@ export const EVENT_VERSIONS = {
   bid_made: 1, card_discarded: 1, card_drawn: 1, card_played: 1, card_revealed: 1, card_swapped: 1,
   cards_dealt: 1, cards_passed: 1, deal_scored: 1, deal_started: 1, final_turns_began: 1,
   hole_acknowledged: 1, hole_dealt: 1, hole_scored: 1, match_aborted: 1, match_finished: 1,
-  match_started: 2, passes_exchanged: 1, premium_called: 1, premium_shown: 1, seat_taken: 1,
-  stock_reshuffled: 1, trick_won: 1, undone: 1,
+  match_started: 2, passes_exchanged: 1, premium_called: 1, premium_shown: 1,
+  seat_handed_over: 1, seat_taken: 1, stock_reshuffled: 1, trick_won: 1, undone: 1,
 };
 /** Each game's deal event, the field numbering its deals, and its round's scoring event. */
 const DEALS = { hole_dealt: ["hole", "hole_scored"], cards_dealt: ["deal", "deal_scored"], deal_started: ["deal", "deal_scored"] };

@@ -17,6 +17,7 @@ from matches import errors
 from matches.models import Match, MatchEvent, MatchStatus, Seat, SeatKind
 from matches.selectors import all_events_of_seat, match_view
 from matches.services import match_act, match_create, match_join, match_leave, seat_to_com
+from matches.verify import verify_match
 
 pytestmark = pytest.mark.django_db
 
@@ -75,9 +76,18 @@ def test_a_seat_handed_to_a_com_plays_on_to_the_end(
     duel, alice, bob, operator, django_capture_on_commit_callbacks
 ):
     # given bob's seat, to act, handed to a normal COM
+    version = duel.version
     with django_capture_on_commit_callbacks(execute=True):
         seat_to_com(match_id=duel.id, seat=1, by=operator)
-    # then the seat is the COM's and its turn was played on commit
+    # then the log says so, in the operator's name (an event the audit checks)
+    handed = MatchEvent.objects.get(match=duel, seq=version + 1)
+    assert (handed.type, handed.payload, handed.actor) == (
+        "seat_handed_over",
+        {"seat": 1},
+        f"staff:{operator.pk}",
+    )
+    assert verify_match(Match.objects.get(pk=duel.pk)).faults == []
+    # and the seat is the COM's, whose turn was played on commit
     seat = Seat.objects.get(match=duel, index=1)
     assert (seat.kind, seat.user_id, seat.com_level) == (SeatKind.COM, None, "normal")
     duel.refresh_from_db()

@@ -23,13 +23,18 @@ def test_a_player_who_leaves_is_followed_by_a_com_that_plays_its_turn(
     with django_capture_on_commit_callbacks(execute=True):
         response = leave(bob, duel)
     assert response.status_code == 204 and not response.content
-    # then his seat is a normal COM's, which played its turn (no event says he left)
+    # then the log says he left (his own event), his seat is a normal COM's, and that COM
+    # played his turn
+    left = alice.get(f"/api/matches/{duel}/events", {"after": version}).json()["events"][0]
+    assert (left["type"], left["seat"], left["data"]) == ("seat_handed_over", 1, {"seat": 1})
+    assert left["actor"] == f"user:{users['bob'].pk}:1"
     seat = Seat.objects.get(match_id=duel, index=1)
     assert (seat.kind, seat.user_id, seat.com_level) == (SeatKind.COM, None, "normal")
     com_moves = MatchEvent.objects.filter(match_id=duel, actor="com:normal:1")
-    assert com_moves.exists() and com_moves.order_by("seq").first().seq == version + 1
+    assert com_moves.exists() and com_moves.order_by("seq").first().seq == version + 2
     detail = alice.get(f"/api/matches/{duel}").json()
     assert [s["kind"] for s in detail["seats"]] == ["human", "com"]
+    assert detail["view"]["players"] == ["human", "com"]  # (the state, from the log)
     assert detail["status"] == "active" and detail["your_seat"] == 0
     # and bob no longer sits there: not his to play, nor among his matches
     assert duel not in [m["id"] for m in bob.get("/api/matches?mine=true").json()["results"]]

@@ -19,7 +19,9 @@ the invariants checked along the way:
 * ``audit`` passes a whole log (and one cut after any batch of events), and faults a log
   with a derived fact changed (in the events ``start`` adds, in the end of a finished
   match, the seed) or cut inside a batch (the rules' own events missing);
-* every match finishes under COM play; ``abort`` ends a match and reveals its seed;
+* every match finishes under COM play; ``abort`` ends a match and reveals its seed; a
+  player's seat handed to a COM (``hand_over``) is a COM's from then on, and a seat that
+  is not a player's is refused;
 * the game's JSON Schemas (which go into the OpenAPI schema) describe its JSON.
 
 Knobs (environment): ``CONTRACT_SEED`` seeds every draw; ``CONTRACT_PLAYOUTS`` playouts
@@ -348,6 +350,7 @@ class Playout:
         game, rng = self.game, self.rng
         self.take_open_seats()
         abort_at = rng.randrange(12) if self.index % 5 == 4 else None
+        hand_over_at = rng.randrange(30) if self.index % 3 == 2 else None
         last_round = 0
         for step in range(MAX_STEPS):
             summary = game.summary(self.state)
@@ -364,6 +367,9 @@ class Playout:
             if step == abort_at:
                 self.abort()
                 return
+            if step == hand_over_at:
+                self.hand_over()
+                legal = self.check_active()
             to_act = game.seats_to_act(self.state)
             others = [s for s in range(self.seats) if legal[s] and s not in to_act]
             seat = rng.choice(others if others and rng.random() < 0.05 else list(to_act))
@@ -378,6 +384,22 @@ class Playout:
             self.record(batch, seat)
         if game.summary(self.state).status == "active":
             self.abort()
+
+    def hand_over(self) -> None:
+        """A player's seat goes to a COM (its player left, or staff handed it over), which
+        plays it from then on; a seat that is not a player's is refused."""
+        game, rng = self.game, self.rng
+        humans = [s for s, kind in enumerate(self.kinds) if kind == HUMAN]
+        others = [s for s in range(self.seats) if s not in humans]
+        for other in [*others[:1], -1, self.seats]:
+            with pytest.raises(IllegalActionError) as refused:
+                game.hand_over(self.state, other)
+            assert refused.value.code == "seat_not_human"
+        if humans:
+            seat = rng.choice(humans)
+            self.record(game.hand_over(self.state, seat))
+            self.kinds[seat] = COM
+            assert game.players(self.state) == tuple(self.kinds)
 
     def abort(self) -> None:
         self.record(self.game.abort(self.state, ABORT_REASON))
@@ -529,6 +551,10 @@ class Playout:
             assert game.legal_actions(state, seat) == []
             for action in list(self.pool.values())[:3]:
                 expect_illegal(game, state, seat, action)
+        for seat in [s for s, kind in enumerate(self.kinds) if kind == HUMAN][:1]:
+            with pytest.raises(IllegalActionError) as refused:
+                game.hand_over(state, seat)
+            assert refused.value.code == "match_over"
         shapes = shapes_of(game)
         for viewer in self.viewers:
             shapes.validate(json.loads(dumps(game.view(state, viewer))), shapes.schemas.view)

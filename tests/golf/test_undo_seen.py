@@ -2,6 +2,9 @@
 
 import json
 
+import pytest
+
+from cards.errors import IllegalActionError
 from golf import (
     DiscardDrawn,
     DrawFromStock,
@@ -10,8 +13,9 @@ from golf import (
     Undo,
     view_for,
 )
+from golf.decide import hand_over_seat
 from golf.snapshot import state_from_json, state_to_json
-from golf.state import Phase
+from golf.state import Phase, replay
 from tests.golf.helpers import act, flip_all, table
 
 UNDO = Rules.from_preset("six-card", undo=True)
@@ -213,3 +217,19 @@ def test_marks_survive_a_snapshot_and_older_snapshots_load_with_nothing_seen():
         del data["undo_point"][name]
     older = state_from_json(data)
     assert older.phase is Phase.PLACE and marks(older) == NOTHING
+
+
+def test_a_seat_handed_to_a_com_is_not_given_back_by_an_undo():
+    """An undo returns the state to the undo point, seats and all: one made before a seat
+    was handed to a COM would have given the seat back to the player who had gone."""
+    rules = UNDO.with_overrides(local=True)  # (every human seat may undo)
+    state, _ = table(rules, (GRID_A, GRID_B, GRID_C), "KD", STOCK, ["human", "human", "com"])
+    state, _ = act(flip_all(state), 0, DrawFromStock())
+    assert state.undo_point is not None
+    state = replay(hand_over_seat(state, 1), state)  # (its player left, say)
+    assert state.players == ("human", "com", "com") and state.undo_point is None
+    with pytest.raises(IllegalActionError) as refused:
+        act(state, 0, Undo())
+    assert refused.value.code == "undo_not_available"
+    state = act(state, 0, DiscardDrawn())[0]
+    assert state.players == ("human", "com", "com")

@@ -33,10 +33,12 @@ from cards.errors import (
     RulesError,
 )
 from cards.seating import (
+    SeatHandedOver,
     SeatTaken,
     at_table,
     check_kinds,
     refuse_while_waiting,
+    seat_handed_over_changes,
     seat_taken_changes,
     waiting,
 )
@@ -179,11 +181,27 @@ class MatchAborted:
 
 
 Event: TypeAlias = (
-    MatchStarted | Dealt | CardPlayed | RoundWon | MatchFinished | MatchAborted | SeatTaken
+    MatchStarted
+    | Dealt
+    | CardPlayed
+    | RoundWon
+    | MatchFinished
+    | MatchAborted
+    | SeatTaken
+    | SeatHandedOver
 )
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.name: cls
-    for cls in (MatchStarted, Dealt, CardPlayed, RoundWon, MatchFinished, MatchAborted, SeatTaken)
+    for cls in (
+        MatchStarted,
+        Dealt,
+        CardPlayed,
+        RoundWon,
+        MatchFinished,
+        MatchAborted,
+        SeatTaken,
+        SeatHandedOver,
+    )
 }
 
 
@@ -267,6 +285,8 @@ def evolve(state: State | None, event: Event) -> State:
     changes: dict[str, Any]
     if isinstance(event, SeatTaken):
         changes = seat_taken_changes(state, event)
+    elif isinstance(event, SeatHandedOver):
+        changes = seat_handed_over_changes(state, event)
     elif isinstance(event, Dealt):
         changes = {"phase": "play", "round": 1, "leader": 0, "hands": event.hands}
     elif isinstance(event, CardPlayed):

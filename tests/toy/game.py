@@ -10,7 +10,7 @@ from typing import Any
 
 from cards.errors import UNREADABLE_LOG, EngineError, NotYourTurnError
 from cards.protocol import Game, GameInfo, LogAudit, Option, Schemas, Summary
-from cards.seating import SeatTaken, at_table, reader, take_seat
+from cards.seating import SeatHandedOver, SeatTaken, at_table, hand_over, reader, take_seat
 from cards.shuffle import commitment_of
 from tests.toy import engine, schemas
 from tests.toy.engine import (
@@ -164,6 +164,8 @@ def _expected(state: State | None, event: Event, owed: list[Event]) -> Event:
         return MatchAborted(event.reason, state.seed.hex())
     if isinstance(event, SeatTaken):
         return take_seat(state.players, event.seat, ended=state.ended)[0]
+    if isinstance(event, SeatHandedOver):
+        return hand_over(state.players, event.seat, ended=state.ended)[0]
     if isinstance(event, CardPlayed):
         first, *owed[:] = engine.decide(state, event.seat, PlayCard(event.card))
         return first
@@ -225,6 +227,9 @@ class Toy:
 
     def join(self, state: State, seat: int) -> list[Event]:
         return [*take_seat(state.players, seat, ended=state.ended)]
+
+    def hand_over(self, state: State, seat: int) -> list[Event]:
+        return [*hand_over(state.players, seat, ended=state.ended)]
 
     def abort(self, state: State, reason: str) -> list[Event]:
         return engine.abort(state, reason)
