@@ -299,8 +299,9 @@ class TokenView(QueryChecked, APIView):
         description=(
             "Failed log-ins are counted per account and per address; past a few, each further "
             "attempt must wait a delay that doubles every time (429 `login_locked` with "
-            "`Retry-After`), the right password included. A suspended account's right "
-            "password is refused with 403 `account_suspended`."
+            "`Retry-After`), the right password included; the failure that starts the wait "
+            "is a 401 `invalid_credentials` with that `Retry-After`. A suspended account's "
+            "right password is refused with 403 `account_suspended`."
         ),
         auth=[],
     )
@@ -311,10 +312,7 @@ class TokenView(QueryChecked, APIView):
         user = authenticate(request._request, username=username, password=password)
         if user is None and refused_as_suspended(request._request):
             raise account_suspended()
-        address = guard.client_address(request)
-        if user is None and (
-            wait := locked_for(request._request) or guard.wait_seconds(username, address)
-        ):
+        if user is None and (wait := locked_for(request._request)):  # (its password unread)
             raise ApiProblem(
                 429,
                 "login_locked",
@@ -326,6 +324,17 @@ class TokenView(QueryChecked, APIView):
             401, "invalid_credentials", "Invalid credentials", "wrong username or password"
         )
         if user is None or not user.is_active:
+            # a failure that makes the next attempt wait says so (the wait is its answer's
+            # Retry-After); it was still a password checked, and wrong
+            if wait := guard.wait_seconds(username, guard.client_address(request)):
+                raise ApiProblem(
+                    401,
+                    "invalid_credentials",
+                    "Invalid credentials",
+                    f"wrong username or password; too many failed log-ins for this account "
+                    f"or address: the next attempt must wait {wait} s",
+                    headers={"Retry-After": str(wait)},
+                )
             raise invalid
         with transaction.atomic():
             # the token is made only while the account is still as its password was checked:

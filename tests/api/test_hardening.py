@@ -51,20 +51,24 @@ def test_forged_forwarded_addresses_do_not_help_guessing_one_accounts_password(a
         for n in range(60)
     ]
     free = guard.ACCOUNT_FREE_FAILURES
-    assert answers[: free - 1] == [401] * (free - 1)
-    assert set(answers[free - 1 :]) == {429}
+    assert answers[:free] == [401] * free  # (each a password checked, and wrong)
+    assert set(answers[free:]) == {429}
     # locked: even the right password waits
     body = assert_problem(log_in(anon, "alice", "pw-alice-123"), 429, "login_locked")
     assert "retry in" in body["detail"]
 
 
 def test_the_delay_grows_with_every_failure_and_a_success_clears_it(anon, users, clock):
-    for _ in range(guard.ACCOUNT_FREE_FAILURES):
-        log_in(anon, "alice", "wrong")
+    for _ in range(guard.ACCOUNT_FREE_FAILURES - 1):
+        assert "Retry-After" not in log_in(anon, "alice", "wrong")
+    # the failure that starts the wait is still a wrong password's answer, with the wait
+    last = assert_problem(log_in(anon, "alice", "wrong"), 401, "invalid_credentials")
+    assert f"must wait {guard.FIRST_DELAY:.0f} s" in last["detail"]
     first = int(log_in(anon, "alice", "pw-alice-123")["Retry-After"])
     assert first == guard.FIRST_DELAY
     clock[0] += first
-    assert log_in(anon, "alice", "wrong").status_code == 429  # one more failure...
+    answer = log_in(anon, "alice", "wrong")  # one more failure...
+    assert answer.status_code == 401 and int(answer["Retry-After"]) == 2 * guard.FIRST_DELAY
     second = int(log_in(anon, "alice", "pw-alice-123")["Retry-After"])
     assert second == 2 * guard.FIRST_DELAY  # ...doubles the wait
     clock[0] += second
