@@ -1005,10 +1005,12 @@ class ActionView(QueryChecked, TokenCheckingMixin, APIView):
             # the seat the first answer was for: in a local match the one to act then
             seat = match.seat_of_user(request.user.pk, game_of(match).seats_to_act(then))
             view = selectors.view_json(match, then, seat)
+            if match.version == result.version:  # (the match as it is now: its clock too)
+                view = selectors.with_clock(view, match, seat)
             events = selectors.events_between(match, seat, result.first_seq, result.version)
         else:
             game = game_of(match)
-            view = selectors.view_json(match, result.state, seat)
+            view = selectors.with_clock(selectors.view_json(match, result.state, seat), match, seat)
             events = [
                 selectors.event_json(row, game, seat, match.ended, match) for row in result.rows
             ]

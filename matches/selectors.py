@@ -72,7 +72,12 @@ def match_view(match: Match, user: AbstractBaseUser | None) -> dict[str, Any]:
     numbers of the events the server made for them when their time ran out.
     """
     seat = seat_index_for(match, user)
-    view = view_json(match, load_state(match), seat)
+    return with_clock(view_json(match, load_state(match), seat), match, seat)
+
+
+def with_clock(view: dict[str, Any], match: Match, seat: int | None) -> dict[str, Any]:
+    """``view`` (``seat``'s, of ``match`` as it is now) with the turn timer's fields
+    (:func:`match_view`), where the match has a timer."""
     limit = turn_limit(match)
     if limit is not None and match.status == MatchStatus.ACTIVE and match.turn_started_at:
         view["turn_started_at"] = match.turn_started_at.isoformat()

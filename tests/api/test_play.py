@@ -260,3 +260,17 @@ def test_a_repeat_in_a_local_match_is_the_first_answer_and_moves_name_their_seat
     events = alice.get(f"/api/matches/{match_id}/events").json()["events"]
     flips = [e for e in events if e["type"] == "card_revealed"]
     assert [e["seat"] for e in flips] == [e["data"]["seat"] for e in flips] == [0, 0]
+
+
+def test_an_actions_view_carries_the_turn_clock_as_the_matchs_does(alice, bob):
+    """The action's answer's view lacked ``turn_started_at``, ``turn_deadline`` and
+    ``auto_moves``: a client drawing from it lost the countdown."""
+    seats = [{"type": "me"}, {"type": "open"}]
+    created = alice.post("/api/matches", {"seats": seats, "turn_timeout": 60}, format="json").json()
+    assert bob.post(f"/api/matches/{created['id']}/join", {}, format="json").status_code == 200
+    answer = act(alice, created["id"], type="reveal", position=0).json()
+    detail = alice.get(f"/api/matches/{created['id']}").json()
+    assert detail["version"] == answer["version"]  # (nobody else moved)
+    clock = ("turn_started_at", "turn_deadline", "auto_moves")
+    assert {k: answer["view"][k] for k in clock} == {k: detail["view"][k] for k in clock}
+    assert answer["view"]["auto_moves"] == [] and answer["view"]["turn_deadline"]
