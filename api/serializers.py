@@ -190,7 +190,10 @@ class GameSerializer(serializers.Serializer):
     default_preset = serializers.CharField()
     options = GameOptionSerializer(many=True)
     com_levels = serializers.ListField(child=serializers.CharField(), help_text="weakest first")
-    default_com_level = serializers.CharField()
+    default_com_level = serializers.CharField(
+        help_text="the level of the COMs in a preset's default table (default_seats); a COM "
+        "seat a request lists names its own level"
+    )
     com_level_aliases = serializers.DictField(
         child=serializers.CharField(),
         help_text="other names of levels, accepted wherever a level is named",
