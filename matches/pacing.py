@@ -16,7 +16,11 @@ asks); one that keeps its COMs busy gets ``COM_SECONDS_PER_MINUTE`` of decisions
 its turns spread one by one rather than in clumps. A turn reserves ``ESTIMATE`` seconds
 when it is scheduled, so that turns scheduled together (five matches moved at once) are
 spread too; the turn's first decision settles the reservation (one decided again is
-charged in full; one given up, or gone stale before it was decided, gives it back).
+charged in full; one given up, or gone stale before it was decided, gives it back). A
+reservation is settled only in the account and lane it was made in: a turn whose match
+changed hands since (another player's move, a seat handed over) is charged in full to
+the new ones, and the old one keeps what it reserved (a twentieth of a second of decision,
+which passes with time).
 
 Hints, a ``hard`` COM's search for a person's seat worked out in a web process, are paced
 the same way in a lane of their own (:data:`HINTS`), each charged its search's processor
@@ -114,7 +118,9 @@ class ComPacing:
             return 0.0
         scale = 60 / budget  # seconds of arrival time a second of decision costs
         tolerance = settings.COM_BURST_MS / 1000 * scale
-        keys = [f"com-pace:{account}:{lane}", f"com-reserved:{turn}"]
+        # (a reservation is the account's in its lane: a turn settled under another, its
+        # match's account or queue changed since, takes nothing off that one)
+        keys = [f"com-pace:{account}:{lane}", f"com-reserved:{account}:{lane}:{turn}"]
         if self._script is None:
             return self._move_here(keys, seconds * scale, tolerance, what, ESTIMATE * scale)
         if time.monotonic() < self._down_until:

@@ -43,6 +43,7 @@ from django.utils.crypto import salted_hmac
 from accounts.tokens import TokenCheck, token_failure, token_sql
 from cards.errors import IllegalActionError, MalformedActionError
 from cards.protocol import COM, HUMAN, OPEN, Game, Summary
+from cards.seating import SeatHandedOver
 from cards.shuffle import commitment_of, new_seed
 from config.counting import count_in
 from games import DEFAULT_GAME, UnknownGame, all_games, get_game
@@ -319,7 +320,9 @@ def _refresh_read_model(
         match.ended_at = timezone.now()
     to_act: tuple[int, ...] | None = game.seats_to_act(state)
     waited = None if before is None else game.seats_to_act(before)
-    if waited is None or _new_wait(game, before, waited, to_act, summary):
+    # a seat handed to a COM is no move: the wait (a turn's, or a pause's) goes on
+    handed = bool(rows) and all(row.type == SeatHandedOver.name for row in rows)
+    if waited is None or (not handed and _new_wait(game, before, waited, to_act, summary)):
         match.turn_started_at = timezone.now()
     if waited != to_act or match.seats_to_act != list(to_act):
         match.seats_to_act = list(to_act)
@@ -1425,9 +1428,9 @@ def seat_to_com(
 def _hand_to_com(match: Match, row: Seat, level: str, actor: str) -> None:
     """Seat ``row`` of the locked ``match`` (a player's) is a COM's of ``level`` from now
     on, and the log says so (``seat_handed_over``, written by ``actor``); its COM's turn
-    is scheduled on commit should the seat be to act. (A log from before that event has
-    the seat as a player's still: the seat rows say whose it is, and it is handed over
-    again by the event.)"""
+    is scheduled on commit should the seat be to act. The wait of whoever is to act goes
+    on (no new turn clock). (A seat handed over before that event existed stays a
+    player's in its log for good: its seat row says whose it is.)"""
     seat = row.index
     row.handed_from = row.user
     row.kind, row.user, row.com_level, row.shared = SeatKind.COM, None, level, False

@@ -18,6 +18,7 @@ from django.db import connection, transaction
 from cards.errors import UNREADABLE_LOG
 from cards.events import first_difference
 from cards.protocol import OPEN
+from cards.seating import SeatHandedOver
 from games import UnknownGame
 from matches.models import Match, MatchStatus, SeatKind
 from matches.store import (
@@ -158,15 +159,26 @@ _SEAT_ACTOR = re.compile(r"(?:user:[0-9]+|com:[a-z0-9_-]+|timer):([0-9]+)")
 # Those of older logs, which named no seat (a player's move, a COM's; a timer's named it
 # in the payload): a seat's own event written by one of them is not checked.
 _UNSEATED_ACTOR = re.compile(r"user:[0-9]+|com:[a-z0-9_-]+|timer")
+# Who may hand a player's seat to a COM: its own player (a leave), or staff.
+_PLAYER_ACTOR = re.compile(r"user:[0-9]+:([0-9]+)")
+_STAFF_ACTOR = re.compile(r"staff:[0-9]+")
 
 
 def _actor_faults(game: Any, rows: Sequence[Any], events: Sequence[Any]) -> list[str]:
     """A seat's own move (a join, a flip, a draw, a pass, a card played, a bid:
     ``game.acting_seat``) whose actor is not that seat: another seat's player, COM or
     timer, the system or an operator. The rules check that the move was legal for the
-    seat; this checks that it was the seat's to make."""
+    seat; this checks that it was the seat's to make. A seat handed to a COM was handed
+    over by its own player (a leave) or by staff, no one else."""
     faults = []
     for row, event in zip(rows, events, strict=True):
+        if isinstance(event, SeatHandedOver):
+            player = _PLAYER_ACTOR.fullmatch(row.actor)
+            if not _STAFF_ACTOR.fullmatch(row.actor) and (
+                player is None or int(player[1]) != event.seat
+            ):
+                faults.append(f"#{row.seq} {row.type}: seat {event.seat}, by {row.actor!r}")
+            continue
         seat = game.acting_seat(event)
         if seat is None:
             continue

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 
-from celery.app.trace import LOG_RECEIVED, LOG_RETRY, LOG_SUCCESS
+from celery.app.trace import LOG_FAILURE, LOG_RECEIVED, LOG_RETRY, LOG_SUCCESS
 
 import config.celery  # noqa: F401 - installs the filter
 
@@ -55,9 +55,10 @@ def test_no_line_marks_the_end_of_a_com_decision(caplog):
 def test_a_com_turns_retry_and_failure_still_pass(caplog):
     retry = {"id": "t-3", "name": COM, "exc": "OperationalError('database down')"}
     assert lines(caplog, "celery.app.trace", LOG_RETRY, retry)
+    failed = {"id": "t-3", "name": COM, "description": "raised unexpected", "exc": "KeyError"}
     caplog.clear()
     with caplog.at_level(logging.INFO):
-        logging.getLogger("celery.app.trace").error("Task %s[t-3] raised", COM)
+        logging.getLogger("celery.app.trace").error(LOG_FAILURE, failed)
     assert [r.levelname for r in caplog.records] == ["ERROR"]
 
 

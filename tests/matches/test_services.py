@@ -330,3 +330,82 @@ def test_the_bound_on_unfinished_matches_reads_the_accounts_matches_only(alice, 
     for queries in (created, joined):
         dropped = rows_dropped(queries, "golf_match", f'"created_by_id" = {alice.pk}')
         assert dropped and max(dropped) < 5, dropped
+
+
+def three_players(users, capture, **options):
+    """A Golf match of ``users`` (the first makes it, the others join), under way."""
+    seats = [{"type": "me"}, {"type": "open"}, {"type": "open"}]
+    with capture(execute=True):
+        match = match_create(creator=users[0], seats=seats, **options)
+        for user in users[1:]:
+            match_join(match_id=match.id, user=user)
+    match.refresh_from_db()
+    return match
+
+
+def first_legal(match, user, capture):
+    """``user`` (to act) plays their first legal action."""
+    from matches.selectors import match_view
+
+    with capture(execute=True):
+        match_act(match_id=match.id, user=user, action=match_view(match, user)["legal_actions"][0])
+    match.refresh_from_db()
+
+
+@pytest.mark.parametrize("how", ["leave", "staff"])
+def test_a_seat_handed_to_a_com_keeps_the_clock_of_whoever_is_to_act(
+    alice, bob, carol, staff, django_capture_on_commit_callbacks, how
+):
+    """The hand-over wrote the log like a move, and a move starts a new wait: the player to
+    act got a whole new turn_timeout when someone else left."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from matches.services import match_leave, seat_to_com
+
+    match = three_players(
+        (alice, bob, carol),
+        django_capture_on_commit_callbacks,
+        rules={"initial_flips": 0},
+        turn_timeout=60,
+    )
+    assert match.seats_to_act == [0]
+    started = timezone.now() - timedelta(seconds=50)  # alice has thought for 50 of her 60 s
+    Match.objects.filter(pk=match.pk).update(turn_started_at=started)
+    with django_capture_on_commit_callbacks(execute=True):
+        if how == "leave":
+            match_leave(match_id=match.id, user=carol)
+        else:
+            seat_to_com(match_id=match.id, seat=2, by=staff)
+    match.refresh_from_db()
+    assert match.seats_to_act == [0] and match.turn_started_at == started
+
+
+def test_a_seat_handed_to_a_com_in_the_pause_keeps_the_pauses_clock(
+    alice, bob, carol, django_capture_on_commit_callbacks
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from matches.services import match_leave
+
+    match = three_players(
+        (alice, bob, carol),
+        django_capture_on_commit_callbacks,
+        rules={"holes": 2},
+        round_pause_seconds=120,
+    )
+    players = {0: alice, 1: bob, 2: carol}
+    while match.phase != "hole_over":  # the first hole played out
+        first_legal(match, players[match.seats_to_act[0]], django_capture_on_commit_callbacks)
+    first_legal(match, alice, django_capture_on_commit_callbacks)  # ready
+    first_legal(match, carol, django_capture_on_commit_callbacks)  # ready
+    assert match.phase == "hole_over" and match.seats_to_act == [1]
+    started = timezone.now() - timedelta(seconds=100)
+    Match.objects.filter(pk=match.pk).update(turn_started_at=started)
+    with django_capture_on_commit_callbacks(execute=True):
+        match_leave(match_id=match.id, user=carol)  # (who had said she was ready)
+    match.refresh_from_db()
+    assert match.seats_to_act == [1] and match.turn_started_at == started

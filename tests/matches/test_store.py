@@ -17,7 +17,8 @@ from golf.snapshot import state_to_json
 from matches import errors
 from matches.models import Match, MatchEvent, Seat
 from matches.services import match_act, match_create, match_join, match_rebuild
-from matches.store import load_events, load_state, state_at, to_event
+from matches.store import game_of, load_events, load_state, state_at, to_event
+from matches.verify import verify_match
 
 
 def full_replay(match):
@@ -364,6 +365,33 @@ def test_verify_reports_a_seats_move_written_by_another(finished, settings):
     assert f"#{forged['discard']} card_discarded: seat " in out and "by 'system'" in out
     assert f"#{forged['older']} " not in out
     assert "is not what the rules give" not in out  # (every move is legal for its seat)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("actor", "sound"),
+    [
+        ("user:{bob}:1", True),  # bob left
+        ("staff:9", True),  # staff handed it over
+        ("user:{alice}:0", False),  # another seat's player
+        ("com:normal:1", False),
+        ("timer:1", False),
+        ("system", False),
+    ],
+)
+def test_verify_checks_who_handed_a_seat_to_a_com(duel, alice, bob, actor, sound):
+    """The hand-over is no seat's move in the rules, so its actor went unchecked: a log
+    could hand bob's seat over in alice's name, or a COM's."""
+    from matches.services import _commit_events, _lock
+
+    actor = actor.format(alice=alice.pk, bob=bob.pk)
+    with transaction.atomic():
+        match = _lock(duel.id)
+        state = load_state(match)
+        _commit_events(match, state, game_of(match).hand_over(state, 1), actor=actor)
+    faults = verify_match(Match.objects.get(pk=duel.pk)).faults
+    expected = [f"#{duel.version + 1} seat_handed_over: seat 1, by {actor!r}"]
+    assert faults == ([] if sound else expected)
 
 
 @pytest.mark.django_db

@@ -593,6 +593,33 @@ def test_a_com_turn_gone_stale_gives_back_what_it_reserved(
     assert next_wait()[1] == pytest.approx(0.5, abs=0.1)  # (what the second reserved)
 
 
+def test_a_stale_turn_settled_under_another_account_takes_nothing_off_it(
+    alice, bob, settings, django_capture_on_commit_callbacks, paced_now
+):
+    """A stale turn gave its reservation back to the account the match's COM turns count
+    toward now: after another player's move, that player's, whose own live reservation it
+    cancelled."""
+    settings.COM_BURST_MS = 0  # (every reservation shows in the next turn's wait)
+    seats = [{"type": "me"}, {"type": "open"}, {"type": "com", "level": "normal"}]
+    with django_capture_on_commit_callbacks(execute=False):
+        match = match_create(creator=alice, seats=seats)
+        match_join(match_id=match.id, user=bob)  # the COM's turn answers bob's join
+    match.refresh_from_db()
+    stale = match.version
+    action = match_view(match, alice)["legal_actions"][0]
+    with django_capture_on_commit_callbacks(execute=False):
+        match_act(match_id=match.id, user=alice, action=action)  # now it answers alice's
+    assert not com_turn(match_id=match.id, expected_version=stale)
+
+    def next_wait(user) -> float:
+        with django_capture_on_commit_callbacks(execute=False):
+            made = match_create(creator=user, seats=[seats[0], seats[2]])
+        return (FollowUp.objects.get(match=made).due_at - paced_now).total_seconds()
+
+    assert next_wait(alice) == pytest.approx(0.5, abs=0.1)  # (her own turn's reservation)
+    assert next_wait(bob) == pytest.approx(0.5, abs=0.1)  # (kept: it passes with time)
+
+
 def test_a_com_turn_whose_write_is_not_made_is_not_counted(
     alice, settings, monkeypatch, django_capture_on_commit_callbacks
 ):
