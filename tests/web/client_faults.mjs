@@ -29,8 +29,10 @@
 //                  keeps, at the table read again, the cards still legal and the hint;
 //   logOvertaken   another seat's bid just before this page's, in no answer and skipped by
 //                  the stream: logged once, in order;
-//   seatLeft       a COM moves for a seat the page has as a player's (the player left, with
-//                  no event saying so): the match is read again, the COM named;
+//   seatLeft       a COM moves for a seat the page has as a player's (the player left, in a
+//                  log from before seat_handed_over): the match is read again, the COM named;
+//   seatHandedOver a player's seat handed to a COM (seat_handed_over): the match is read
+//                  again, the COM named, and the log says so;
 //   holeOverTooLate "Next hole" refused (422) as the pause had ended on its own: the table
 //                  read again, as for a stale move, not the rules' refusal;
 //   contractRegion the contract of the bid cards picked is one live region, kept;
@@ -762,10 +764,14 @@ scenarios.logOvertaken = async () => {
   return { log: await page.locator(".move-log li").allTextContents(), reads: requests.filter((r) => r.path.endsWith("/events")).map((r) => r.query) };
 };
 
-scenarios.seatLeft = async () => {
-  // bob (seat 1) left: a COM plays his seat, and no event says so
+/**
+ * Bob's seat (1) goes to a COM at version 11, as the event `released` tells the page (the
+ * view then made by `afterOf(flips)`): how often the page read the match, its log, and
+ * whether it still names bob.
+ */
+async function seatToCom(afterOf, released) {
   const flips = golfFlips(10, { hole: 1, players: ["human", "human"] });
-  const after = golfFlips(11, { hole: 1, players: ["human", "human"], flips_left: [2, 1], grids: [flips.grids[0], ["4C", null, null, null, null, null]] });
+  const after = golfFlips(11, { hole: 1, ...afterOf(flips) });
   const match = fakeMatch([flips, after]);
   const bob = { index: 1, kind: "human", username: "bob", com_level: null, to_act: true };
   const com = { index: 1, kind: "com", username: null, com_level: "normal", to_act: true };
@@ -780,11 +786,23 @@ scenarios.seatLeft = async () => {
   });
   await atVersion(page, 10);
   const readsBefore = reads;
-  match.release({ ...event(11, "card_revealed", 1, { seat: 1, position: 0, card: "4C" }), actor: "com:normal:1" });
+  match.release(released);
   await atVersion(page, 11);
   await sleep(300);
   return { readsBefore, reads, log: await page.locator(".move-log li").allTextContents(), names: await page.locator(".game-table").evaluate((t) => t.textContent.includes("bob")) };
-};
+}
+
+// bob (seat 1) left before the log said so: a COM plays his seat, and no event tells it
+scenarios.seatLeft = () => seatToCom(
+  (flips) => ({ players: ["human", "human"], flips_left: [2, 1], grids: [flips.grids[0], ["4C", null, null, null, null, null]] }),
+  { ...event(11, "card_revealed", 1, { seat: 1, position: 0, card: "4C" }), actor: "com:normal:1" },
+);
+
+// bob (seat 1) left: the log says so, and a COM plays his seat
+scenarios.seatHandedOver = () => seatToCom(
+  () => ({ players: ["human", "com"] }),
+  { ...event(11, "seat_handed_over", 1, { seat: 1 }), actor: "user:7:1" },
+);
 
 scenarios.contractRegion = async () => {
   const match = fakeMatch([ninetyNineBidding(10)]);

@@ -386,10 +386,18 @@ def test_the_leave_button_goes_when_the_match_ends_while_shown(scenarios):
 
 
 def test_a_seat_left_to_a_com_is_named_as_the_com_once_it_moves(scenarios):
-    """Leaving writes no event: the page named the player for the COM's moves for good."""
+    """A leave wrote no event before seat_handed_over (a log from then): the page named the
+    player for the COM's moves for good."""
     seen = seen_in(scenarios, "seatLeft")
     assert seen["reads"] == seen["readsBefore"] + 1  # the match read again, once
     assert seen["log"] and seen["log"][-1].startswith("COM 1 (normal)"), seen["log"]
+    assert not seen["names"]
+
+
+def test_a_seat_handed_to_a_com_is_named_as_the_com_and_logged(scenarios):
+    seen = seen_in(scenarios, "seatHandedOver")
+    assert seen["reads"] == seen["readsBefore"] + 1  # the match read again, once
+    assert seen["log"] and seen["log"][-1] == "A COM plays seat 2 from now on.", seen["log"]
     assert not seen["names"]
 
 
