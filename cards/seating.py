@@ -11,8 +11,8 @@ it over (a suspension): ``seat_handed_over``, so that too is in the log, and eve
 learns of it. The COM plays the seat from then on (its moves' actor names its level).
 
 Every game shares the events and these rules; each folds them into its own state with
-:func:`seated` and :func:`handed_over` (a game with undo also forgets its undo point: an
-undo never returns a seat to a player who has gone).
+:func:`seated` and :func:`handed_over` (a game with undo also forgets its undo point,
+:func:`seat_handed_over_changes`: an undo never returns a seat to a player who has gone).
 
 >>> take_seat(("human", "open"), 1, ended=False)
 [SeatTaken(seat=1)]
@@ -159,6 +159,7 @@ def handed_over(players: Sequence[str], seat: int) -> tuple[str, ...]:
     return tuple(COM if i == seat else kind for i, kind in enumerate(players))
 
 
-def seat_handed_over_changes(state: Any, event: SeatHandedOver) -> dict[str, Any]:
-    """What ``seat_handed_over`` changes in a game's state (any state with ``players``)."""
-    return {"players": handed_over(state.players, event.seat)}
+def seat_handed_over_changes(state: Any, event: SeatHandedOver, **reset: Any) -> dict[str, Any]:
+    """What ``seat_handed_over`` changes in a game's state (any state with ``players``),
+    and the fields ``reset`` sets (a game with undo: ``undo_point=None``)."""
+    return {"players": handed_over(state.players, event.seat), **reset}

@@ -21,7 +21,7 @@ from dataclasses import replace
 from cards.errors import UNREADABLE_LOG
 from cards.events import first_difference
 from cards.protocol import LogAudit
-from cards.seating import SeatHandedOver, SeatTaken
+from cards.seating import SeatHandedOver, SeatTaken, hand_over
 from golf.actions import (
     Action,
     DiscardDrawn,
@@ -32,7 +32,7 @@ from golf.actions import (
     TakeDiscard,
     Undo,
 )
-from golf.decide import automatic_events, decide, hand_over_seat, join_match, start_match
+from golf.decide import automatic_events, decide, join_match, start_match
 from golf.errors import EngineError
 from golf.events import (
     CardDiscarded,
@@ -113,7 +113,7 @@ def _expected(state: State | None, event: Event, owed: list[Event]) -> Event:
     if isinstance(event, SeatTaken):
         return join_match(state, event.seat)[0]
     if isinstance(event, SeatHandedOver):
-        return hand_over_seat(state, event.seat)[0]
+        return hand_over(state.players, event.seat, ended=state.ended)[0]
     if (acted := action_of(event)) is None:
         derived = automatic_events(state)
         if not derived:

@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from cards.seating import (
     at_table,
     check_kinds,
-    hand_over,
     humans_to_be,
     refuse_while_waiting,
     take_seat,
@@ -84,11 +83,6 @@ def start_match(rules: Rules, players: int | Sequence[str], seed: bytes) -> list
 def join_match(state: State, seat: Seat) -> list[Event]:
     """A player takes open ``seat``."""
     return [*take_seat(state.players, seat, ended=state.ended)]
-
-
-def hand_over_seat(state: State, seat: Seat) -> list[Event]:
-    """A player's ``seat`` is a COM's from now on (its player left, or staff handed it over)."""
-    return [*hand_over(state.players, seat, ended=state.ended)]
 
 
 def abort_match(state: State, reason: str) -> list[Event]:

@@ -8,19 +8,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from cards.protocol import GameInfo, LogAudit, Option, Schemas, Summary
+from cards.seating import hand_over
 from cards.shuffle import commitment_of
 from golf import actions, events, schemas, snapshot, state, views
 from golf.audit import audit_log
 from golf.com import LEVEL_ALIASES, LEVELS, choose_action
 from golf.com.hint import hint
-from golf.decide import (
-    abort_match,
-    decide,
-    hand_over_seat,
-    join_match,
-    legal_actions,
-    start_match,
-)
+from golf.decide import abort_match, decide, join_match, legal_actions, start_match
 from golf.errors import RulesError
 from golf.hidden import resample_hidden
 from golf.rules import (
@@ -115,7 +109,7 @@ class Golf:
         return join_match(value, seat)
 
     def hand_over(self, value: state.State, seat: int) -> list[events.Event]:
-        return hand_over_seat(value, seat)
+        return [*hand_over(value.players, seat, ended=value.ended)]
 
     def abort(self, value: state.State, reason: str) -> list[events.Event]:
         return abort_match(value, reason)

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from cards.errors import UNREADABLE_LOG, EngineError
 from cards.events import first_difference
 from cards.protocol import LogAudit
-from cards.seating import SeatHandedOver, SeatTaken
+from cards.seating import SeatHandedOver, SeatTaken, hand_over
 from hearts.actions import Action, PassCards, PlayCard, Undo
-from hearts.decide import automatic_events, decide, hand_over_seat, join_match, start_match
+from hearts.decide import automatic_events, decide, join_match, start_match
 from hearts.events import (
     CardPlayed,
     CardsDealt,
@@ -64,7 +64,7 @@ class _Checker:
         elif isinstance(event, SeatTaken):
             batch = join_match(self.state, event.seat)
         elif isinstance(event, SeatHandedOver):
-            batch = hand_over_seat(self.state, event.seat)
+            batch = [*hand_over(self.state.players, event.seat, ended=self.state.ended)]
         elif (action := acted(event)) is not None:
             batch = decide(self.state, *action)
         else:

@@ -8,20 +8,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from cards.protocol import GameInfo, LogAudit, Option, Schemas, Summary
+from cards.seating import hand_over
 from cards.shuffle import commitment_of
 from hearts import schemas, snapshot
 from hearts.actions import Action, action_from_json
 from hearts.audit import audit_log
 from hearts.com import LEVELS, choose_action
 from hearts.com.hint import hint
-from hearts.decide import (
-    abort_match,
-    decide,
-    hand_over_seat,
-    join_match,
-    legal_actions,
-    start_match,
-)
+from hearts.decide import abort_match, decide, join_match, legal_actions, start_match
 from hearts.events import SEAT_MOVES, Event, event_from_payload, event_payload
 from hearts.hidden import resample_hidden
 from hearts.rules import MAX_PLAYERS, MIN_PLAYERS, OPTION_NAMES, OPTION_SCHEMAS, PRESETS, Rules
@@ -103,7 +97,7 @@ class Hearts:
         return join_match(state, seat)
 
     def hand_over(self, state: State, seat: int) -> list[Event]:
-        return hand_over_seat(state, seat)
+        return [*hand_over(state.players, seat, ended=state.ended)]
 
     def abort(self, state: State, reason: str) -> list[Event]:
         return abort_match(state, reason)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, TypeAlias
 
 from cards.deck import CardCode
@@ -250,12 +251,6 @@ def _finished(s: State, e: MatchFinished) -> Changes:
     return {"phase": Phase.FINISHED, "to_act": None, "winners": e.winners, "end_reason": "target"}
 
 
-def _seat_handed_over(s: State, e: SeatHandedOver) -> Changes:
-    """The seat is a COM's; the undo point goes (an undo back to it would give the seat
-    back to the player who has gone)."""
-    return {**seat_handed_over_changes(s, e), "undo_point": None}
-
-
 def _aborted(s: State, e: MatchAborted) -> Changes:
     return {"phase": Phase.ABORTED, "to_act": None, "end_reason": e.reason, "undo_point": None}
 
@@ -277,7 +272,8 @@ def _undone(s: State, e: Undone) -> Changes:
 
 _EVOLVERS: dict[type, Callable[[Any, Any], Changes]] = {
     SeatTaken: seat_taken_changes,
-    SeatHandedOver: _seat_handed_over,
+    # (the undo point goes: an undo back to it would give the seat back to its player)
+    SeatHandedOver: partial(seat_handed_over_changes, undo_point=None),
     CardsDealt: _dealt,
     CardsPassed: _passed,
     PassesExchanged: _exchanged,

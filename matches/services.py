@@ -43,7 +43,6 @@ from django.utils.crypto import salted_hmac
 from accounts.tokens import TokenCheck, token_failure, token_sql
 from cards.errors import IllegalActionError, MalformedActionError
 from cards.protocol import COM, HUMAN, OPEN, Game, Summary
-from cards.seating import SeatHandedOver
 from cards.shuffle import commitment_of, new_seed
 from config.counting import count_in
 from games import DEFAULT_GAME, UnknownGame, all_games, get_game
@@ -300,11 +299,13 @@ def _refresh_read_model(
     *,
     condition: tuple[str, Sequence[Any]] | None = None,
     idempotency: IdempotencyRecord | None = None,
+    clock_goes_on: bool = False,
 ) -> bool:
     """Write ``rows`` and rebuild the match's read model, snapshot and seats' ``to_act``
     from ``state`` (``before`` is the state the rows were decided on). The write is made
     only while the match row is still at the version the rows follow (and ``condition``
-    holds, see :func:`persist`): False when it was not made (then nothing was)."""
+    holds, see :func:`persist`): False when it was not made (then nothing was).
+    ``clock_goes_on``: no new wait begins (:func:`_commit_events`)."""
     previous_version = rows[0].seq - 1 if rows else match.version
     game = game_of(match)
     summary = game.summary(state)
@@ -320,9 +321,7 @@ def _refresh_read_model(
         match.ended_at = timezone.now()
     to_act: tuple[int, ...] | None = game.seats_to_act(state)
     waited = None if before is None else game.seats_to_act(before)
-    # a seat handed to a COM is no move: the wait (a turn's, or a pause's) goes on
-    handed = bool(rows) and all(row.type == SeatHandedOver.name for row in rows)
-    if waited is None or (not handed and _new_wait(game, before, waited, to_act, summary)):
+    if waited is None or (not clock_goes_on and _new_wait(game, before, waited, to_act, summary)):
         match.turn_started_at = timezone.now()
     if waited != to_act or match.seats_to_act != list(to_act):
         match.seats_to_act = list(to_act)
@@ -420,16 +419,24 @@ def _com_to_act(match: Match, state: State) -> bool:
 
 
 def _commit_events(
-    match: Match, state: State | None, events: Sequence[Event], actor: str
+    match: Match,
+    state: State | None,
+    events: Sequence[Event],
+    actor: str,
+    *,
+    clock_goes_on: bool = False,
 ) -> tuple[State, list[MatchEvent]]:
     """Append ``events`` to a locked match (``state`` is its state before them, ``None`` for a
     new match), refresh the read model and snapshot, and schedule follow-ups on commit.
+    ``clock_goes_on``: the events are no move (a seat handed over), so whoever waits to act
+    keeps the clock of their wait.
 
     Saving the new version makes PostgreSQL notify listeners on commit (a trigger).
     """
     rows = append_events(match, events, actor)
     new_state = game_of(match).replay(events, state)
-    if not _refresh_read_model(match, state, new_state, rows):  # (never under the lock)
+    written = _refresh_read_model(match, state, new_state, rows, clock_goes_on=clock_goes_on)
+    if not written:  # (never under the lock)
         raise RuntimeError(f"match {match.id}: a write under the row lock was not made")
     return new_state, rows
 
@@ -1440,7 +1447,7 @@ def _hand_to_com(match: Match, row: Seat, level: str, actor: str) -> None:
         match.com_turns_charged_to_id = None
     match.save(update_fields=["seat_users", "com_turns_charged_to", "updated_at"])
     game, state = game_of(match), load_state(match)
-    _commit_events(match, state, game.hand_over(state, seat), actor=actor)
+    _commit_events(match, state, game.hand_over(state, seat), actor=actor, clock_goes_on=True)
 
 
 MATCH_LEFT = "abandoned: every player left"

@@ -18,13 +18,12 @@ from collections.abc import Iterable
 from cards.errors import UNREADABLE_LOG, EngineError
 from cards.events import first_difference
 from cards.protocol import LogAudit
-from cards.seating import SeatHandedOver, SeatTaken
+from cards.seating import SeatHandedOver, SeatTaken, hand_over
 from ninety_nine.decide import (
     abort_match,
     action_of,
     automatic_events,
     decide,
-    hand_over_seat,
     join_match,
     start_match,
 )
@@ -43,7 +42,7 @@ def rules_batch(state: State | None, event: Event) -> list[Event]:
     if isinstance(event, SeatTaken):
         return join_match(state, event.seat)
     if isinstance(event, SeatHandedOver):
-        return hand_over_seat(state, event.seat)
+        return [*hand_over(state.players, event.seat, ended=state.ended)]
     acted = action_of(event)
     if acted is not None:
         return decide(state, *acted)

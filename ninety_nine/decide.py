@@ -12,14 +12,7 @@ from itertools import combinations
 
 from cards import errors
 from cards.deck import are_card_codes
-from cards.seating import (
-    at_table,
-    check_kinds,
-    hand_over,
-    refuse_while_waiting,
-    take_seat,
-    waiting,
-)
+from cards.seating import at_table, check_kinds, refuse_while_waiting, take_seat, waiting
 from cards.shuffle import commitment_of
 from cards.tricks import follow_suit, suit_of, trick_winner
 from ninety_nine.actions import (
@@ -77,11 +70,6 @@ def start_match(rules: Rules, players: Sequence[str], seed: bytes) -> list[Event
 def join_match(state: State, seat: Seat) -> list[Event]:
     """A player takes open ``seat``."""
     return [*take_seat(state.players, seat, ended=state.ended)]
-
-
-def hand_over_seat(state: State, seat: Seat) -> list[Event]:
-    """A player's ``seat`` is a COM's from now on (its player left, or staff handed it over)."""
-    return [*hand_over(state.players, seat, ended=state.ended)]
 
 
 def abort_match(state: State, reason: str) -> list[Event]:

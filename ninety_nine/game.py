@@ -8,20 +8,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from cards.protocol import GameInfo, LogAudit, Option, Schemas, Summary
+from cards.seating import hand_over
 from cards.shuffle import commitment_of
 from ninety_nine import schemas, snapshot
 from ninety_nine.actions import Action, action_from_json
 from ninety_nine.audit import audit_log
 from ninety_nine.com import LEVELS, choose_action
 from ninety_nine.com.hint import hint
-from ninety_nine.decide import (
-    abort_match,
-    decide,
-    hand_over_seat,
-    join_match,
-    legal_actions,
-    start_match,
-)
+from ninety_nine.decide import abort_match, decide, join_match, legal_actions, start_match
 from ninety_nine.events import SEAT_MOVES, Event, event_from_row, event_payload
 from ninety_nine.hidden import resample_hidden
 from ninety_nine.rules import OPTION_DOCS, OPTION_SCHEMAS, OPTIONS, PRESET, PRESETS, SEATS, Rules
@@ -103,7 +97,7 @@ class NinetyNine:
         return join_match(state, seat)
 
     def hand_over(self, state: State, seat: int) -> list[Event]:
-        return hand_over_seat(state, seat)
+        return [*hand_over(state.players, seat, ended=state.ended)]
 
     def abort(self, state: State, reason: str) -> list[Event]:
         return abort_match(state, reason)

@@ -13,7 +13,7 @@ from golf import (
     Undo,
     view_for,
 )
-from golf.decide import hand_over_seat
+from golf.game import GOLF
 from golf.snapshot import state_from_json, state_to_json
 from golf.state import Phase, replay
 from tests.golf.helpers import act, flip_all, table
@@ -226,7 +226,7 @@ def test_a_seat_handed_to_a_com_is_not_given_back_by_an_undo():
     state, _ = table(rules, (GRID_A, GRID_B, GRID_C), "KD", STOCK, ["human", "human", "com"])
     state, _ = act(flip_all(state), 0, DrawFromStock())
     assert state.undo_point is not None
-    state = replay(hand_over_seat(state, 1), state)  # (its player left, say)
+    state = replay(GOLF.hand_over(state, 1), state)  # (its player left, say)
     assert state.players == ("human", "com", "com") and state.undo_point is None
     with pytest.raises(IllegalActionError) as refused:
         act(state, 0, Undo())
