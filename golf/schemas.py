@@ -140,7 +140,8 @@ VIEW: dict[str, Any] = {
         "seats_to_act": _list(SEAT),
         "grids": {
             **_list(_list(HIDDEN_CARD)),
-            "description": "each seat's grid in position order (row by row)",
+            "description": "each seat's grid in position order (row by row); a face-down "
+            "card is null until the match has ended (aborted too)",
         },
         "flips_left": _list({"type": "integer"}),
         "stock_size": {"type": "integer"},

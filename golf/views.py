@@ -7,6 +7,8 @@ This module is where the "who sees what" table of the rules reference is enforce
 * the card just drawn from the stock: only the seat that drew it, until placed;
 * the stock: its size only;
 * the deck order and the seed: nobody until the match has ended;
+* every card in the grids: everyone once the match has ended (an aborted one too: its
+  seed and every event are public then);
 * undo never un-sees: a seat that undid still sees, marked ``seen``, every card an undone
   turn showed it that is hidden again (face down in a grid, on top of the stock, in a COM's
   hand); those marks are that seat's alone.
@@ -120,8 +122,9 @@ def view_for(state: State, seat: Seat | None) -> View:
     """The view of ``seat``; ``None`` (or a seat not at the table) gets the spectator view."""
     if not at_table(seat, state.seats):
         seat = None
+    shown = state.ended  # the seed and every event are public then
     grids = tuple(
-        tuple(card if up else None for card, up in zip(grid, ups, strict=True))
+        tuple(card if up or shown else None for card, up in zip(grid, ups, strict=True))
         for grid, ups in zip(state.grids, state.face_up, strict=True)
     )
     drawn_card = None

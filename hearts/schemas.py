@@ -142,6 +142,12 @@ VIEW = _object(
         "last_deal": {**DEAL_RESULT, "nullable": True},
         "target_score": {"type": "integer"},
         "winners": _list(SEAT),
+        "end_reason": {
+            "type": "string",
+            "nullable": True,
+            "description": "why the match ended: target (a total reached the target "
+            "score), or an abort's reason; null in play",
+        },
         "legal_actions": _list({"$ref": REF + "HeartsAction"}),
         "undo_available": {"type": "boolean"},
         "seen": _list(
@@ -236,6 +242,7 @@ VIEW_EXAMPLE: dict[str, Any] = {
     "last_deal": None,
     "target_score": 100,
     "winners": [],
+    "end_reason": None,
     "legal_actions": [{"type": "play", "card": c} for c in ("3D", "8D", "KD")],
     "undo_available": False,
     "seen": [],

@@ -71,6 +71,7 @@ class View:
     last_deal: DealScored | None
     target_score: int
     winners: tuple[Seat, ...]
+    end_reason: str | None
     legal_actions: tuple[Action, ...]
     undo_available: bool
     seen: tuple[tuple[Seat, CardCode], ...]
@@ -112,6 +113,7 @@ class View:
             "last_deal": None if self.last_deal is None else event_payload(self.last_deal),
             "target_score": self.target_score,
             "winners": list(self.winners),
+            "end_reason": self.end_reason,
             "legal_actions": [a.to_json() for a in self.legal_actions],
             "undo_available": self.undo_available,
             "seen": [{"seat": s, "card": c} for s, c in self.seen],
@@ -169,6 +171,7 @@ def view_for(state: State, seat: Seat | None) -> View:
         last_deal=state.last_deal,
         target_score=state.rules.target_score,
         winners=state.winners,
+        end_reason=state.end_reason,
         legal_actions=tuple(legal_actions(state, seat)) if seat is not None else (),
         undo_available=seat is not None and can_undo(state, seat),
         seen=seen,

@@ -170,6 +170,10 @@ VIEW = {
             # (inline: OpenAPI 3.0 ignores "nullable" beside a $ref)
             "last_deal": _null(DEAL_RESULT),
             "winners": _list(SEAT),
+            "end_reason": {
+                **_null({"type": "string"}),
+                "description": "an abort's reason once the match was aborted; else null",
+            },
             "legal_actions": _list(ref("Action")),
         },
     ),

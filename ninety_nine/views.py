@@ -75,6 +75,7 @@ class View:
     deal_scores: tuple[tuple[int, ...], ...]
     last_deal: DealScored | None
     winners: tuple[Seat, ...]
+    end_reason: str | None
     legal_actions: tuple[Action, ...]
 
     @property
@@ -115,6 +116,7 @@ class View:
             "deal_scores": [list(s) for s in self.deal_scores],
             "last_deal": None if self.last_deal is None else event_payload(self.last_deal),
             "winners": list(self.winners),
+            "end_reason": self.end_reason,
             "legal_actions": [a.to_json() for a in self.legal_actions],
         }
 
@@ -171,6 +173,7 @@ def view_for(state: State, seat: Seat | None) -> View:
         deal_scores=state.deal_scores,
         last_deal=state.last_deal,
         winners=state.winners,
+        end_reason=state.end_reason,
         legal_actions=tuple(legal_actions(state, seat)) if seat is not None else (),
     )
 

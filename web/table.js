@@ -85,12 +85,6 @@ export function capital(words) {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** The reason a `match_aborted` event gives ("" for none). @param {GameEvent} event */
-function abortReasonOf(event) {
-  const reason = /** @type {{reason?: unknown}} */ (event.data).reason;
-  return typeof reason === "string" ? reason : "";
-}
-
 /** @param {number} n @param {string} word */
 export function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -119,7 +113,7 @@ export function cardNode(code, label, attributes, onClick = null) {
 
 /**
  * The fields of a view every game has.
- * @typedef {{version: number, phase: string, seat: number | null, seats_to_act: number[], players: string[], winners: number[], totals: number[], turn_deadline?: string}} CommonView
+ * @typedef {{version: number, phase: string, seat: number | null, seats_to_act: number[], players: string[], winners: number[], totals: number[], end_reason: string | null, turn_deadline?: string}} CommonView
  */
 
 /**
@@ -179,10 +173,6 @@ export class Table {
      * the last trick won that this page saw, and its deal (a game of tricks keeps it:
      * a deal's last trick is in no view of the next deal) */
     this.lastWon = null;
-    /** @type {string | null} why the match was aborted, from its `match_aborted` event
-     * (Golf's view says it too, as `end_reason`; Hearts' and Ninety-Nine's do not): null
-     * while not known, "" once asked for and not found */
-    this.abortReason = null;
     /** @type {(() => void) | null} called once, when the table first shows the match ended */
     this.onEnded = null;
     /** @type {((detail: MatchDetail) => void) | null} called when the table has read the
@@ -348,26 +338,6 @@ export class Table {
       timer.hidden = !this.deadline.at;
       if (this.deadline.at) this.updateTimer(timer);
     }
-  }
-
-  /**
-   * Learns why the match was aborted when neither the view (Golf's `end_reason`) nor an
-   * event this page logged says: the table was opened on the aborted match, whose log ends
-   * with its `match_aborted` event (its reason public once the match has ended). Asked
-   * once; without it the table says only that the match was stopped.
-   * @param {V} view
-   */
-  async learnAbortReason(view) {
-    if (view.phase !== "aborted" || this.abortReason !== null || /** @type {{end_reason?: string | null}} */ (view).end_reason) return;
-    this.abortReason = "";
-    try {
-      const page = await api.events(this.detail.id, { after: view.version - 1, limit: 1 }, this.abort.signal);
-      const aborted = page.events.find((event) => event.type === "match_aborted");
-      if (aborted) this.abortReason = abortReasonOf(aborted);
-    } catch {
-      return; // (the reason is missed, not the table)
-    }
-    if (this.abortReason && !this.abort.signal.aborted) this.render();
   }
 
   tick() {
@@ -573,7 +543,6 @@ export class Table {
   record(event) {
     if (event.seq <= this.logged) return;
     this.logged = event.seq;
-    if (event.type === "match_aborted") this.abortReason = abortReasonOf(event);
     const plays = event.type === "trick_won" ? this.wonPlays(/** @type {Record<string, any>} */ (event.data)) : null;
     const deal = /** @type {{deal?: number} | null} */ (this.view)?.deal;
     if (plays && deal !== undefined) this.lastWon = { deal, plays, winner: /** @type {Record<string, any>} */ (event.data).winner };
@@ -776,7 +745,6 @@ export class Table {
     this.shownAt = performance.now();
     this.render();
     if (!this.ended(view)) void this.learnDeadline(view.version);
-    else void this.learnAbortReason(view);
     if (this.ended(view) && this.onEnded) {
       const onEnded = this.onEnded;
       this.onEnded = null;
@@ -793,7 +761,7 @@ export class Table {
       return `The match is over: ${names.join(" and ")} won.`;
     }
     if (view.phase === "aborted") {
-      const reason = /** @type {{end_reason?: string | null}} */ (view).end_reason || this.abortReason;
+      const reason = view.end_reason;
       return `The match was stopped${reason ? `: ${reason}` : ""}.`;
     }
     return null;

@@ -1,6 +1,6 @@
 """Who sees what: views and redacted events."""
 
-from golf import DrawFromStock, Rules, redact_event, start_match, view_for
+from golf import DrawFromStock, Rules, abort_match, redact_event, replay, start_match, view_for
 from golf.views import spectator_view
 from tests.golf.helpers import SEED, act, flip_all, table
 
@@ -51,3 +51,18 @@ def test_the_seed_and_deal_are_hidden_until_the_match_ends():
 def test_a_seat_outside_the_table_gets_the_spectator_view():
     state = table(SIX, [GRID_A, GRID_B], "KD", STOCK)[0]
     assert view_for(state, 7) == spectator_view(state)
+
+
+def test_an_aborted_match_shows_every_card_and_says_why():
+    """Once a match is aborted its seed and every event are public: its view shows every
+    face-down card, as Hearts' and Ninety-Nine's show every hand (the card drawn is no
+    one's to place any more: its event shows it); ``end_reason`` is the abort's reason."""
+    state = flip_all(table(SIX, [GRID_A, GRID_B], "KD", STOCK)[0])
+    state, _ = act(state, 0, DrawFromStock())
+    (aborted,) = abort_match(state, "power cut")
+    state = replay([aborted], state)
+    for viewer in (0, 1, None):
+        view = view_for(state, viewer).to_json()
+        assert view["grids"] == [GRID_A, GRID_B]
+        assert view["drawn"] is None
+        assert (view["phase"], view["end_reason"]) == ("aborted", "power cut")

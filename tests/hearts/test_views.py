@@ -84,10 +84,12 @@ def test_played_cards_and_trick_winners_are_public():
 
 def test_every_hand_is_shown_once_the_match_has_ended():
     state, _ = _started()
+    assert view_for(state, 1).to_json()["end_reason"] is None
     state = replay(HEARTS.abort(state, "test"), state)
     for viewer in (None, 1):
         view = view_for(state, viewer)
         assert view.hands == state.hands
+        assert view.to_json()["end_reason"] == "test"  # the abort's reason
     assert HEARTS.revealed_seed(state) == SEED.hex()
 
 

@@ -210,11 +210,13 @@ def test_everything_is_shown_once_the_match_has_ended():
 
 def test_an_aborted_match_shows_every_hand_and_the_seed():
     state, _ = _started()
+    assert view_for(state, 0).to_json()["end_reason"] is None
     state = replay(abort_match(state, "test"), state)
     assert state.phase is Phase.ABORTED
     for viewer in VIEWERS:
         view = view_for(state, viewer)
         assert view.hands == state.hands and view.dealt == state.dealt
+        assert view.to_json()["end_reason"] == "test"  # the abort's reason
     assert NINETY_NINE.revealed_seed(state) == SEED.hex()
     assert NINETY_NINE.summary(state).status == "aborted"
 

@@ -81,8 +81,8 @@
 //                  within a minute;
 //   usernamesAsWritten "h66bob" is never "H66bob" (Golf's, Hearts' and Ninety-Nine's
 //                  move logs, headings, tables of tricks); "You", "COM 2" still capitalised;
-//   abortReason    Hearts and Ninety-Nine say why a match was aborted, as Golf does: from
-//                  its match_aborted event, shown or read from the log when opened aborted.
+//   abortReason    every game's table says why a match was aborted, from its view's
+//                  end_reason, whether it was aborted while shown or opened aborted.
 //
 //   CLIENT_FAULTS_ONLY=name,name runs those scenarios alone.
 //
@@ -142,7 +142,7 @@ function heartsView(version, over = {}) {
     hand, hands: [hand, null, null, null], hand_sizes: [12, 12, 12, 12], removed: [], pass: null,
     passes_chosen: [], leader: 1, to_act: 1, trick: [], tricks: [], taken: [0, 0, 0, 0], jack: null,
     hearts_broken: false, totals: [0, 0, 0, 0], deal_scores: [], last_deal: null, target_score: 100,
-    winners: [], legal_actions: [], undo_available: false, seen: [],
+    winners: [], end_reason: null, legal_actions: [], undo_available: false, seen: [],
     ...over,
   };
 }
@@ -522,7 +522,7 @@ function ninetyNineView(version, over = {}) {
     game: "ninety-nine", seat: 0, version, phase: "playing", deal: 1, most_deals: 34, target_score: 100, premium_bids: true, dealer: 0, eldest: 1, trumps: null,
     players: ["human", "com", "com"], seats_to_act: [0], dealt: [["6C", "TC", "6H", ...hand], null, null], hands: [hand, null, null], hand_sizes: [9, 9, 9], has_bid: [true, true, true],
     bid_cards: [["6C", "TC", "6H"], null, null], contracts: [8, null, null], premium: { calls: ["pass", "pass", "pass"], seat: null, kind: null, shown: false },
-    trick: { leader: 1, plays: [] }, tricks: [], tricks_won: [0, 0, 0], totals: [0, 0, 0], deal_scores: [], last_deal: null, winners: [], legal_actions: [], ...over,
+    trick: { leader: 1, plays: [] }, tricks: [], tricks_won: [0, 0, 0], totals: [0, 0, 0], deal_scores: [], last_deal: null, winners: [], end_reason: null, legal_actions: [], ...over,
   };
 }
 const focused = (page) => page.evaluate(() => ({ tag: document.activeElement?.tagName ?? null, inTable: Boolean(document.activeElement?.closest(".game-table")) }));
@@ -1485,13 +1485,13 @@ scenarios.abortReason = async () => {
   const aborted = (seq) => ({ ...event(seq, "match_aborted", null, { reason: "power cut", seed: "5eed" }), actor: "staff:7" });
   const prompt = (page) => page.locator(".game-table .prompt").textContent();
   // a Hearts match aborted while its table is shown: the event says why
-  const hearts = fakeMatch([heartsView(20), heartsView(21, { phase: "aborted", seats_to_act: [], to_act: null })]);
+  const hearts = fakeMatch([heartsView(20), heartsView(21, { phase: "aborted", seats_to_act: [], to_act: null, end_reason: "power cut" })]);
   const shown = await open(hearts.answer);
   await atVersion(shown.page, 20);
   hearts.release(aborted(21));
   await atVersion(shown.page, 21);
   const whileShown = { prompt: await prompt(shown.page), log: await shown.page.locator(".move-log li").allTextContents() };
-  // a match opened once aborted: the reason from the log's last event (Golf's view says it)
+  // a match opened once aborted: the reason from its view, no read of the log
   const opened = async (view) => {
     const match = fakeMatch([view]);
     const { page, requests } = await open(async (method, path, query) => {
@@ -1508,12 +1508,12 @@ scenarios.abortReason = async () => {
     for (let i = 0; i < 30 && !(await prompt(page)).includes(":"); i += 1) await sleep(100);
     return { prompt: await prompt(page), reads: requests.filter((r) => r.path.endsWith("/events")).map((r) => r.query) };
   };
-  const over = { phase: "aborted", seats_to_act: [], legal_actions: [] };
+  const over = { phase: "aborted", seats_to_act: [], legal_actions: [], end_reason: "power cut" };
   return {
     whileShown,
     ninetyNine: await opened(ninetyNineView(30, { ...over, trick: { leader: 1, plays: [] } })),
     hearts: await opened(heartsView(30, { ...over, to_act: null })),
-    golf: await opened(golfView(30, { ...over, drawn: null, end_reason: "power cut" })),
+    golf: await opened(golfView(30, { ...over, drawn: null })),
   };
 };
 
