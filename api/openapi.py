@@ -125,22 +125,32 @@ def close_request_bodies(
     return result
 
 
-#: The operations whose successful response carries the match version as its ``ETag``.
+#: The responses that carry an ``ETag``, and what it names: the match version (send it
+#: back as If-Match, or If-None-Match) or a past state as one seat sees it.
 ETAG_OPERATIONS = {
-    ("/api/matches", "post", "201"),
-    ("/api/matches/{match_id}", "get", "200"),
-    ("/api/matches/{match_id}/join", "post", "200"),
-    ("/api/matches/{match_id}/abort", "post", "200"),
-    ("/api/matches/{match_id}/actions", "post", "200"),
-    ("/api/matches/{match_id}/actions", "post", "412"),  # the version the match is at
-    ("/api/matches/{match_id}/states/{version}", "get", "200"),
+    ("/api/matches", "post", "201"): "version",
+    ("/api/matches/{match_id}", "get", "200"): "version",
+    ("/api/matches/{match_id}", "get", "304"): "version",
+    ("/api/matches/{match_id}/join", "post", "200"): "version",
+    ("/api/matches/{match_id}/abort", "post", "200"): "version",
+    ("/api/matches/{match_id}/actions", "post", "200"): "version",
+    ("/api/matches/{match_id}/actions", "post", "412"): "version",  # the version it is at
+    ("/api/matches/{match_id}/states/{version}", "get", "200"): "state",
+    ("/api/matches/{match_id}/states/{version}", "get", "304"): "state",
 }
-HEADERS = {
-    "ETag": {
+ETAGS = {
+    "version": {
         "description": 'the match version the body shows, as an entity tag: "<version>" '
-        "(send it back as If-Match)",
+        "(send it back as If-Match, or as If-None-Match)",
         "schema": {"type": "string", "pattern": '^"[0-9]+"$'},
     },
+    "state": {
+        "description": 'the version and the seat the view is seen from: "<version>.<seat>", '
+        '"<version>.s" for a spectator (send it back as If-None-Match)',
+        "schema": {"type": "string", "pattern": '^"[0-9]+\\.([0-9]+|s)"$'},
+    },
+}
+HEADERS = {
     "Retry-After": {
         "description": "seconds to wait before trying again",
         "schema": {"type": "integer", "minimum": 0},
@@ -210,8 +220,12 @@ def declare_headers(
         for method, operation in operations.items():
             for code, response in operation.get("responses", {}).items():
                 names = []
-                if (path, method, code) in ETAG_OPERATIONS:
-                    names.append("ETag")
+                etag = ETAG_OPERATIONS.get((path, method, code))
+                if etag is not None:
+                    response.setdefault("headers", {})["ETag"] = {
+                        **copy.deepcopy(ETAGS[etag]),
+                        "required": True,
+                    }
                 if code in ("429", "503"):
                     names.append("Retry-After")
                 if path.endswith("/actions") and method == "post" and code == "200":

@@ -18,6 +18,7 @@ from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.http import StreamingHttpResponse
 from django.http.response import HttpResponseBase
+from django.utils.http import parse_etags
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
@@ -185,6 +186,19 @@ AFTER = IntParam(
 LIMIT = IntParam("limit", 100, 1, MAX_EVENT_PAGE, "events per page")
 AUDIT_LIMIT = IntParam("limit", 1000, 1, MAX_AUDIT_PAGE, "events per page")
 WAIT = IntParam("wait", 0, 0, MAX_WAIT_SECONDS, "long-poll up to this many seconds")
+
+
+#: A read's conditional header, and its answer when the caller's copy is current.
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match",
+    str,
+    OpenApiParameter.HEADER,
+    description="the ETag of the copy you hold (several, comma-separated, or `*`): "
+    "answered 304 while it is current",
+)
+NOT_MODIFIED = OpenApiResponse(
+    description="the copy named by If-None-Match is current: no body, its ETag again"
+)
 
 
 def problems(*codes: int) -> dict[tuple[int, str], OpenApiResponse]:
@@ -529,9 +543,31 @@ def detail_json(match: Match, user: Any, view: dict[str, Any] | None = None) -> 
     }
 
 
-def _with_etag(response: Response, version: int) -> Response:
-    response["ETag"] = f'"{version}"'
+def _with_etag(response: Response, version: int | str) -> Response:
+    """``response`` tagged with the match version it shows (or with ``version``, an entity
+    tag already quoted)."""
+    response["ETag"] = version if isinstance(version, str) else f'"{version}"'
     return response
+
+
+def _state_etag(version: int, seat: int | None) -> str:
+    """The entity tag of ``states/{version}`` as ``seat`` (``None``: a spectator) sees it:
+    that view is the state after ``version`` events from that seat, the same for every
+    read, but for another seat once the caller takes one or hands theirs over."""
+    return f'"{version}.{"s" if seat is None else seat}"'
+
+
+def _unchanged(request: Request, etag: str) -> Response | None:
+    """304 Not Modified, tagged, when ``If-None-Match`` names ``etag`` (or is ``*``): the
+    copy the caller holds is the answer, and nothing is built again. Tags compare weakly
+    (``W/"7"`` names ``"7"``), as RFC 9110 has it for ``If-None-Match``."""
+    header = request.headers.get("If-None-Match")
+    if not header:
+        return None
+    tags = parse_etags(header)
+    if "*" not in tags and etag not in (tag.removeprefix("W/") for tag in tags):
+        return None
+    return _with_etag(Response(status=status.HTTP_304_NOT_MODIFIED), etag)
 
 
 class MatchPagination(PageNumberPagination):
@@ -782,13 +818,17 @@ class MatchDetailView(QueryChecked, APIView):
         description=(
             "Its summary, seats and rules, and `view`: the state as your seat (or a "
             "spectator) may see it, with your legal actions. `ETag` is its version: send it "
-            "back as `If-Match` with an action."
+            "back as `If-Match` with an action, or as `If-None-Match` to be answered 304 "
+            "(no body) while the match is still at that version."
         ),
-        responses={200: s.MatchDetailSerializer, **problems(401, 404)},
+        parameters=[IF_NONE_MATCH],
+        responses={200: s.MatchDetailSerializer, 304: NOT_MODIFIED, **problems(401, 404)},
     )
     def get(self, request: Request, match_id: str) -> Response:
         match = selectors.get_match(match_id)
-        return _with_etag(Response(detail_json(match, request.user)), match.version)
+        return _unchanged(request, f'"{match.version}"') or _with_etag(
+            Response(detail_json(match, request.user)), match.version
+        )
 
 
 class JoinView(QueryChecked, APIView):
@@ -1376,16 +1416,26 @@ class StateView(QueryChecked, APIView):
         summary="The match as you saw it at a past version",
         description=(
             "The view of your seat (a spectator's otherwise) as it was after `version` "
-            "events: what it showed then."
+            "events: what it showed then. Its `ETag` names the version and the seat it is "
+            'seen from (`"12.0"`; `"12.s"` for a spectator): send it as '
+            "`If-None-Match` to be answered 304 (no body) while it shows the same."
         ),
-        responses={200: {"$ref": "#/components/schemas/GameView"}, **problems(400, 401, 404, 429)},
+        parameters=[IF_NONE_MATCH],
+        responses={
+            200: {"$ref": "#/components/schemas/GameView"},
+            304: NOT_MODIFIED,
+            **problems(400, 401, 404, 429),
+        },
         examples=[
             OpenApiExample("Seat 0's view", value=DOCS_EXAMPLES.get("view"), response_only=True)
         ],
     )
     def get(self, request: Request, match_id: str, version: int) -> Response:
         match = selectors.get_match(match_id)
-        return _with_etag(Response(selectors.state_view_at(match, request.user, version)), version)
+        etag = _state_etag(version, selectors.seat_index_for(match, request.user))
+        if 1 <= version <= match.version and (unchanged := _unchanged(request, etag)):
+            return unchanged
+        return _with_etag(Response(selectors.state_view_at(match, request.user, version)), etag)
 
 
 class NoSuchVersionView(QueryChecked, APIView):

@@ -97,7 +97,7 @@ def test_request_shapes_refuse_other_fields_and_no_description_is_internal(clien
 
 
 @pytest.mark.django_db
-def test_the_headers_the_service_sends_are_declared_where_it_sends_them(client, alice, bob):
+def test_the_headers_the_service_sends_are_declared_where_it_sends_them(client, alice, bob, carol):
     import re
 
     from api.openapi import ETAG_OPERATIONS
@@ -110,11 +110,14 @@ def test_the_headers_the_service_sends_are_declared_where_it_sends_them(client, 
         for code, response in operation.get("responses", {}).items()
         if "ETag" in response.get("headers", {})
     }
-    assert declared == ETAG_OPERATIONS
+    assert declared == set(ETAG_OPERATIONS)
     for operation in document["paths"]["/api/matches/{match_id}/actions"].values():
         assert "Retry-After" in operation["responses"]["429"]["headers"]
-    pattern = document["paths"]["/api/matches"]["post"]["responses"]["201"]["headers"]["ETag"]
-    pattern = pattern["schema"]["pattern"]
+
+    def pattern(path: str, method: str, code: str) -> str:
+        header = document["paths"][path][method]["responses"][code]["headers"]["ETag"]
+        return header["schema"]["pattern"]
+
     # and the service sends them: each declared ETag, in the declared shape
     created = alice.post(
         "/api/matches", {"seats": [{"type": "me"}, {"type": "open"}]}, format="json"
@@ -138,9 +141,20 @@ def test_the_headers_the_service_sends_are_declared_where_it_sends_them(client, 
         HTTP_IDEMPOTENCY_KEY="k-1",
     )
     state = alice.get(f"/api/matches/{match_id}/states/1")
-    for response in (created, joined, detail, acted, state):
+    version = pattern("/api/matches", "post", "201")
+    for response in (created, joined, detail, acted):
         assert response.status_code in (200, 201), response.content
-        assert re.fullmatch(pattern, response["ETag"]), response["ETag"]
+        assert re.fullmatch(version, response["ETag"]), response["ETag"]
+    seen = pattern("/api/matches/{match_id}/states/{version}", "get", "200")
+    spectated = carol.get(f"/api/matches/{match_id}/states/1")  # (not seated: a spectator)
+    for response in (state, spectated):
+        assert response.status_code == 200, response.content
+        assert re.fullmatch(seen, response["ETag"]), response["ETag"]
+    assert (state["ETag"], spectated["ETag"]) == ('"1.0"', '"1.s"')
+    # and a 304 carries its ETag too, in the same shape
+    now = alice.get(f"/api/matches/{match_id}")["ETag"]
+    unchanged = alice.get(f"/api/matches/{match_id}", HTTP_IF_NONE_MATCH=now)
+    assert unchanged.status_code == 304 and re.fullmatch(version, unchanged["ETag"])
     assert again["Idempotent-Replayed"] == "true" and "Idempotent-Replayed" not in acted
 
 
