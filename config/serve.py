@@ -4,6 +4,9 @@ benchmarks start).
 uvicorn with ``WEB_PROCESSES`` worker processes (default 2) on ``HOST``:``PORT``, serving
 ``config.asgi:application``. Its own proxy-header handling is off: the client's address
 is read by the application, from ``NUM_PROXIES`` trusted proxies only (docs/security.md).
+Its HTTP protocol is httptools' with timeouts for slow or idle clients
+(:mod:`config.protocol`); a connection idle after a response is closed after
+``KEEPALIVE_TIMEOUT`` seconds.
 The open-file limit is raised to its maximum, since every waiting client holds a socket.
 """
 
@@ -14,6 +17,7 @@ import resource
 import uvicorn
 
 from config.env import env_bool, env_int, env_str
+from config.protocol import TimedHttpToolsProtocol, setting_seconds
 
 
 def main() -> None:
@@ -26,7 +30,8 @@ def main() -> None:
         port=env_int("PORT", 8000),
         workers=env_int("WEB_PROCESSES", 2),
         loop="uvloop",
-        http="httptools",
+        http=TimedHttpToolsProtocol,
+        timeout_keep_alive=setting_seconds("KEEPALIVE_TIMEOUT", 5),
         lifespan="off",
         proxy_headers=False,
         server_header=False,

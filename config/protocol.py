@@ -1,0 +1,136 @@
+"""uvicorn's HTTP protocol (httptools) with the timeouts it lacks for slow or idle clients.
+
+uvicorn closes a connection left idle after a response (``timeout_keep_alive``), but
+only while not one byte comes: a client that connects and sends nothing, or sends a
+request's head or body a byte at a time (slowloris), holds its socket (and, during a
+body, the request's task) for ever. Here:
+
+- a request's head must be whole within ``HEADER_TIMEOUT`` seconds of the connection
+  opening or of the previous response ending, else the connection is closed;
+- a request's body must be whole within ``BODY_TIMEOUT`` seconds of its head, else the
+  answer is ``408`` (if none has begun) and the connection is closed. (A bound on the
+  pauses between its pieces alone would not do: a byte every few seconds keeps a body
+  of 64 KiB, ``DATA_UPLOAD_MAX_MEMORY_SIZE``, coming for days.)
+- a head is at most :data:`MAX_HEAD_BYTES` (counted as the bytes that come while one is
+  due), else the answer is ``431`` and the connection is closed: httptools sets no limit,
+  and a head of 100 MB was read whole into memory. (The application's own limits, 8 KiB a
+  header and 32 KiB in all, answer any head below this one: api/middleware.py.)
+
+A request being answered is under neither: a long-poll waiting or an event stream
+sending has had its head and body, and the time is the server's. So is a body the server
+is not reading yet (a request pipelined behind another, a full buffer, a client waiting
+for ``100 Continue``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from django.core.exceptions import ImproperlyConfigured
+from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
+
+from config.env import env_int
+
+#: The most bytes that may come while a request's head is due: far above any head the
+#: application takes (2 KiB of URL, 32 KiB of headers) and a read's worth of body after it.
+MAX_HEAD_BYTES = 1 << 20
+
+
+def setting_seconds(name: str, default: int) -> int:
+    """The whole number of seconds, at least 1, that the setting ``name`` gives."""
+    value = env_int(name, default)
+    if value < 1:
+        raise ImproperlyConfigured(f"{name} must be at least 1 (seconds), got {value}")
+    return value
+
+
+class TimedHttpToolsProtocol(HttpToolsProtocol):
+    header_timeout: float = setting_seconds("HEADER_TIMEOUT", 10)
+    body_timeout: float = setting_seconds("BODY_TIMEOUT", 30)
+    max_head_bytes: int = MAX_HEAD_BYTES
+
+    _timer: asyncio.TimerHandle | None = None
+    _head_due = False  # (the head timer runs)
+    _head_bytes = 0  # bytes come since the head fell due
+
+    def _start_timer(self, seconds: float, expired: Callable[[], None]) -> None:
+        self._stop_timer()
+        self._timer = self.loop.call_later(seconds, expired)
+
+    def _await_head(self) -> None:
+        self._start_timer(self.header_timeout, self._head_timed_out)
+        self._head_due, self._head_bytes = True, 0
+
+    def _stop_timer(self) -> None:
+        self._head_due = False
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def data_received(self, data: bytes) -> None:
+        if self._head_due:
+            self._head_bytes += len(data)
+            if self._head_bytes > self.max_head_bytes:
+                self._stop_timer()
+                if self.cycle is not None and self.cycle.more_body:
+                    # (the rest, maybe, of a body its answer came before: none is due)
+                    self.transport.close()
+                else:
+                    self._refuse(431)
+                return
+        super().data_received(data)
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._await_head()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_timer()
+        super().connection_lost(exc)
+
+    def on_headers_complete(self) -> None:
+        super().on_headers_complete()
+        # (stopped at once by on_message_complete when there is no body)
+        self._start_timer(self.body_timeout, self._body_timed_out)
+
+    def on_message_complete(self) -> None:
+        super().on_message_complete()
+        if not self.cycle.response_complete:  # else the head timer runs: see below
+            self._stop_timer()
+
+    def on_response_complete(self) -> None:
+        waiting = not self.pipeline  # else the next request, already read, starts now
+        super().on_response_complete()
+        if waiting and not self.transport.is_closing():
+            # the next head is due (after the rest of this request's body, if the
+            # response came before all of it)
+            self._await_head()
+
+    def handle_websocket_upgrade(self) -> None:
+        self._stop_timer()
+        super().handle_websocket_upgrade()
+
+    def _head_timed_out(self) -> None:
+        self._timer, self._head_due = None, False
+        self.transport.close()
+
+    def _body_timed_out(self) -> None:
+        self._timer = None
+        if self.cycle.response_started:
+            return  # the application answers without it: the head timer follows the answer
+        if self.flow.read_paused or self.pipeline or self.cycle.waiting_for_100_continue:
+            # the server is not reading the body yet: not the client's delay
+            self._start_timer(self.body_timeout, self._body_timed_out)
+            return
+        self._refuse(408)
+
+    def _refuse(self, status: int) -> None:
+        """Answer ``status`` with no body, and close the connection."""
+        self.transport.write(
+            STATUS_LINE[status]
+            + b"".join(name + b": " + value + b"\r\n"
+                       for name, value in self.server_state.default_headers)
+            + b"content-length: 0\r\nconnection: close\r\n\r\n"
+        )  # fmt: skip
+        self.transport.close()

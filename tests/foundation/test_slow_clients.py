@@ -1,0 +1,217 @@
+"""Slow and idle clients are let go (config.protocol): uvicorn, as config.serve runs it
+(httptools, uvloop) but with timeouts of a second, on a real socket, serving a small ASGI
+application; the clients are raw sockets. A response streamed or awaited for longer than
+the timeouts is not cut short."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import uvicorn
+
+from config.protocol import TimedHttpToolsProtocol
+
+TIMEOUT = 1.0
+LONG = 2.0  # a response's life, well past the timeouts
+SLACK = 2.5  # how late a timeout may act on a loaded machine (until_closed gives up at 6)
+
+
+class QuickProtocol(TimedHttpToolsProtocol):
+    header_timeout = TIMEOUT
+    body_timeout = TIMEOUT
+    max_head_bytes = 8192
+
+
+async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """``/stream``: a chunk every 0.25 s for LONG seconds; ``/poll``: nothing for LONG
+    seconds, then the answer; anything else: the length of the body read."""
+    body = b""
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            break
+    if scope["path"] == "/stream":
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-type", b"text/event-stream")]})  # fmt: skip
+        for i in range(int(LONG / 0.25)):
+            await send({"type": "http.response.body", "body": b"data: %d\n\n" % i,
+                        "more_body": True})  # fmt: skip
+            await asyncio.sleep(0.25)
+        await send({"type": "http.response.body", "body": b"data: end\n\n"})
+        return
+    if scope["path"] == "/poll":
+        await asyncio.sleep(LONG)
+    answer = b"%d" % len(body)
+    await send({"type": "http.response.start", "status": 200,
+                "headers": [(b"content-length", b"%d" % len(answer))]})  # fmt: skip
+    await send({"type": "http.response.body", "body": answer})
+
+
+@pytest.fixture(scope="module")
+def port() -> Iterator[int]:
+    listening = socket.socket()
+    listening.bind(("127.0.0.1", 0))
+    config = uvicorn.Config(app, loop="uvloop", http=QuickProtocol, lifespan="off",
+                            timeout_keep_alive=1, access_log=False)  # fmt: skip
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]})
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert server.started
+    yield listening.getsockname()[1]
+    server.should_exit = True
+    thread.join(10)
+    listening.close()
+
+
+def connect(port: int) -> socket.socket:
+    client = socket.create_connection(("127.0.0.1", port))
+    client.settimeout(0.05)
+    return client
+
+
+def until_closed(
+    client: socket.socket, trickle: bytes = b"", limit: float = 6
+) -> tuple[float, bytes]:
+    """Seconds until the server closes the connection, sending ``trickle`` a byte every
+    0.25 s meanwhile, and what it sent."""
+    start = next_byte = time.monotonic()
+    received = b""
+    while (now := time.monotonic()) - start < limit:
+        if trickle and now >= next_byte:
+            try:
+                client.sendall(trickle[:1])
+            except OSError:
+                break
+            trickle, next_byte = trickle[1:], now + 0.25
+        try:
+            chunk = client.recv(65536)
+        except TimeoutError:
+            continue
+        except OSError:  # reset
+            break
+        if not chunk:
+            break
+        received += chunk
+    client.close()
+    return time.monotonic() - start, received
+
+
+def response(client: socket.socket, end: bytes) -> bytes:
+    """What comes until ``end`` (at most 10 s)."""
+    received = b""
+    deadline = time.monotonic() + 10
+    while not received.endswith(end) and time.monotonic() < deadline:
+        try:
+            chunk = client.recv(65536)
+        except TimeoutError:
+            continue
+        if not chunk:
+            break
+        received += chunk
+    return received
+
+
+HEAD = b"GET / HTTP/1.1\r\nHost: t\r\nX-Filler: " + b"x" * 40 + b"\r\n\r\n"
+POST = b"POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 1000\r\n\r\n"
+
+
+def test_a_client_that_sends_nothing_is_let_go(port):
+    took, received = until_closed(connect(port))
+    assert TIMEOUT - 0.1 < took < TIMEOUT + SLACK
+    assert received == b""
+
+
+def test_a_head_sent_a_byte_at_a_time_is_let_go_at_its_deadline(port):
+    took, received = until_closed(connect(port), trickle=HEAD)
+    assert TIMEOUT - 0.1 < took < TIMEOUT + SLACK
+    assert received == b""
+
+
+@pytest.mark.parametrize("trickle", [b"", b"x" * 1000], ids=["no body", "a byte at a time"])
+def test_a_body_that_does_not_come_whole_in_time_is_answered_408(port, trickle):
+    client = connect(port)
+    client.sendall(POST)
+    took, received = until_closed(client, trickle=trickle)
+    assert TIMEOUT - 0.1 < took < TIMEOUT + SLACK
+    assert received.startswith(b"HTTP/1.1 408 ")
+
+
+def test_a_head_too_long_to_read_is_answered_431_at_once(port):
+    """httptools reads a head of any size: one stops at max_head_bytes, whatever its pace."""
+    client = connect(port)
+    client.sendall(b"GET / HTTP/1.1\r\nHost: t\r\nX-Filler: " + b"x" * 10_000)
+    took, received = until_closed(client)
+    assert took < TIMEOUT - 0.1  # not the head's deadline
+    assert received.startswith(b"HTTP/1.1 431 ")
+
+
+def test_timeouts_are_whole_seconds_from_one(monkeypatch):
+    from django.core.exceptions import ImproperlyConfigured
+
+    from config.protocol import setting_seconds
+
+    monkeypatch.setenv("HEADER_TIMEOUT", "3")
+    assert setting_seconds("HEADER_TIMEOUT", 10) == 3
+    for bad in ("0", "-5", "1.5", "soon"):
+        monkeypatch.setenv("HEADER_TIMEOUT", bad)
+        with pytest.raises(ImproperlyConfigured, match="HEADER_TIMEOUT"):
+            setting_seconds("HEADER_TIMEOUT", 10)
+
+
+def test_a_connection_idle_after_a_response_is_let_go(port):
+    client = connect(port)
+    client.sendall(HEAD)
+    assert response(client, b"\r\n\r\n0").startswith(b"HTTP/1.1 200 ")
+    took, _ = until_closed(client)
+    assert took < 1 + SLACK  # timeout_keep_alive
+
+
+def test_the_next_head_sent_a_byte_at_a_time_is_let_go_at_its_deadline(port):
+    client = connect(port)
+    client.sendall(HEAD)
+    assert response(client, b"\r\n\r\n0").startswith(b"HTTP/1.1 200 ")
+    took, received = until_closed(client, trickle=HEAD)  # (each byte stops the keep-alive)
+    assert TIMEOUT - 0.1 < took < TIMEOUT + SLACK
+    assert received == b""
+
+
+def test_requests_in_time_are_answered_on_one_connection(port):
+    client = connect(port)
+    for _ in range(2):
+        client.sendall(POST[:-4])  # the head in two pieces, the body in four
+        time.sleep(0.3)
+        client.sendall(POST[-4:] + b"x" * 250)
+        for _ in range(3):
+            time.sleep(0.2)
+            client.sendall(b"x" * 250)
+        assert response(client, b"\r\n\r\n1000").startswith(b"HTTP/1.1 200 ")
+        time.sleep(0.5)  # idle a while: within the timeouts
+    client.close()
+
+
+@pytest.mark.parametrize("path", ["/stream", "/poll"])
+def test_an_answer_longer_than_the_timeouts_is_not_cut_short(port, path):
+    client = connect(port)
+    start = time.monotonic()
+    client.sendall(b"GET %s HTTP/1.1\r\nHost: t\r\n\r\n" % path.encode())
+    received = response(client, b"data: end\n\n\r\n0\r\n\r\n" if path == "/stream" else b"0")
+    assert time.monotonic() - start > LONG
+    assert received.startswith(b"HTTP/1.1 200 ")
+    if path == "/stream":
+        assert received.count(b"data: ") == int(LONG / 0.25) + 1
+    # and then the connection is kept for the next request, like any other
+    client.sendall(HEAD)
+    assert response(client, b"\r\n\r\n0").startswith(b"HTTP/1.1 200 ")
+    client.close()
