@@ -6,20 +6,24 @@ request's head or body a byte at a time (slowloris), holds its socket (and, duri
 body, the request's task) for ever. Here:
 
 - a request's head must be whole within ``HEADER_TIMEOUT`` seconds of the connection
-  opening or of the previous response ending, else the connection is closed;
+  opening, or of its first byte after a response (until then the connection is idle,
+  and ``timeout_keep_alive`` lets it go), else the connection is closed;
 - a request's body must be whole within ``BODY_TIMEOUT`` seconds of its head, else the
   answer is ``408`` (if none has begun) and the connection is closed. (A bound on the
   pauses between its pieces alone would not do: a byte every few seconds keeps a body
   of 64 KiB, ``DATA_UPLOAD_MAX_MEMORY_SIZE``, coming for days.)
-- a head is at most :data:`MAX_HEAD_BYTES` (counted as the bytes that come while one is
-  due), else the answer is ``431`` and the connection is closed: httptools sets no limit,
-  and a head of 100 MB was read whole into memory. (The application's own limits, 8 KiB a
-  header and 32 KiB in all, answer any head below this one: api/middleware.py.)
+- a head is at most :data:`MAX_HEAD_BYTES`, counted as the bytes that come after the
+  request before it (or from the connection's start), even while that one is answered:
+  else the connection is closed, with ``431`` if no answer is under way. httptools sets
+  no limit, and a head of 100 MB was read whole into memory. (The application's own
+  limits, 8 KiB a header and 32 KiB in all, answer any head below this one:
+  api/middleware.py.)
 
-A request being answered is under neither: a long-poll waiting or an event stream
+A request being answered is under no timeout: a long-poll waiting or an event stream
 sending has had its head and body, and the time is the server's. So is a body the server
 is not reading yet (a request pipelined behind another, a full buffer, a client waiting
-for ``100 Continue``).
+for ``100 Continue``). A connection closed here is cut off (its unsent answer dropped)
+should its client not read that answer within ``HEADER_TIMEOUT``.
 """
 
 from __future__ import annotations
@@ -51,69 +55,69 @@ class TimedHttpToolsProtocol(HttpToolsProtocol):
     max_head_bytes: int = MAX_HEAD_BYTES
 
     _timer: asyncio.TimerHandle | None = None
-    _head_due = False  # (the head timer runs)
-    _head_bytes = 0  # bytes come since the head fell due
+    _head_at_next_byte = False  # (after a response: idle until a byte comes)
+    _head_bytes: int | None = 0  # come toward the next head (None: its body is due)
 
     def _start_timer(self, seconds: float, expired: Callable[[], None]) -> None:
         self._stop_timer()
         self._timer = self.loop.call_later(seconds, expired)
 
-    def _await_head(self) -> None:
-        self._start_timer(self.header_timeout, self._head_timed_out)
-        self._head_due, self._head_bytes = True, 0
-
     def _stop_timer(self) -> None:
-        self._head_due = False
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
 
-    def data_received(self, data: bytes) -> None:
-        if self._head_due:
-            self._head_bytes += len(data)
-            if self._head_bytes > self.max_head_bytes:
-                self._stop_timer()
-                if self.cycle is not None and self.cycle.more_body:
-                    # (the rest, maybe, of a body its answer came before: none is due)
-                    self.transport.close()
-                else:
-                    self._refuse(431)
-                return
-        super().data_received(data)
-
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self._await_head()
+        self._start_timer(self.header_timeout, self._head_timed_out)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_timer()
         super().connection_lost(exc)
 
+    def data_received(self, data: bytes) -> None:
+        if self._head_at_next_byte:
+            self._head_at_next_byte = False
+            self._start_timer(self.header_timeout, self._head_timed_out)
+        if self._head_bytes is not None:
+            self._head_bytes += len(data)
+            if self._head_bytes > self.max_head_bytes:
+                self._stop_timer()
+                if self.cycle is not None and not self.cycle.response_complete:
+                    self._close()  # (an answer is under way: no other can be sent)
+                else:
+                    self._refuse(431)
+                return
+        super().data_received(data)
+
     def on_headers_complete(self) -> None:
         super().on_headers_complete()
+        self._head_bytes = None
         # (stopped at once by on_message_complete when there is no body)
         self._start_timer(self.body_timeout, self._body_timed_out)
 
     def on_message_complete(self) -> None:
         super().on_message_complete()
-        if not self.cycle.response_complete:  # else the head timer runs: see below
+        self._head_bytes = 0  # what comes now is the next request's
+        if not self.cycle.response_complete:  # else the next head's timer runs
             self._stop_timer()
 
     def on_response_complete(self) -> None:
         waiting = not self.pipeline  # else the next request, already read, starts now
         super().on_response_complete()
         if waiting and not self.transport.is_closing():
-            # the next head is due (after the rest of this request's body, if the
-            # response came before all of it)
-            self._await_head()
+            # idle (uvicorn's keep-alive timer) until the next head, or the rest of this
+            # request's body if its answer came first, begins
+            self._head_at_next_byte = True
 
     def handle_websocket_upgrade(self) -> None:
         self._stop_timer()
+        self._head_bytes = None
         super().handle_websocket_upgrade()
 
     def _head_timed_out(self) -> None:
-        self._timer, self._head_due = None, False
-        self.transport.close()
+        self._timer = None
+        self._close()
 
     def _body_timed_out(self) -> None:
         self._timer = None
@@ -133,4 +137,10 @@ class TimedHttpToolsProtocol(HttpToolsProtocol):
                        for name, value in self.server_state.default_headers)
             + b"content-length: 0\r\nconnection: close\r\n\r\n"
         )  # fmt: skip
+        self._close()
+
+    def _close(self) -> None:
+        """Close the connection once what was written is sent, or cut it off should that
+        take longer than a head may (a client that does not read)."""
         self.transport.close()
+        self.loop.call_later(self.header_timeout, self.transport.abort)

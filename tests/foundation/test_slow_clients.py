@@ -56,12 +56,12 @@ async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
     await send({"type": "http.response.body", "body": answer})
 
 
-@pytest.fixture(scope="module")
-def port() -> Iterator[int]:
+def serve(keep_alive: int) -> Iterator[int]:
+    """The port of a server with ``timeout_keep_alive`` of ``keep_alive`` seconds."""
     listening = socket.socket()
     listening.bind(("127.0.0.1", 0))
     config = uvicorn.Config(app, loop="uvloop", http=QuickProtocol, lifespan="off",
-                            timeout_keep_alive=1, access_log=False)  # fmt: skip
+                            timeout_keep_alive=keep_alive, access_log=False)  # fmt: skip
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]})
     thread.start()
@@ -73,6 +73,17 @@ def port() -> Iterator[int]:
     server.should_exit = True
     thread.join(10)
     listening.close()
+
+
+@pytest.fixture(scope="module")
+def port() -> Iterator[int]:
+    yield from serve(keep_alive=1)
+
+
+@pytest.fixture(scope="module")
+def patient_port() -> Iterator[int]:
+    """A keep-alive longer than the head's timeout (a proxy's idle connections kept)."""
+    yield from serve(keep_alive=3)
 
 
 def connect(port: int) -> socket.socket:
@@ -155,6 +166,31 @@ def test_a_head_too_long_to_read_is_answered_431_at_once(port):
     took, received = until_closed(client)
     assert took < TIMEOUT - 0.1  # not the head's deadline
     assert received.startswith(b"HTTP/1.1 431 ")
+
+
+def test_a_head_too_long_is_stopped_while_the_request_before_it_is_answered(port):
+    """The next head is counted from the end of the request before it, though that one's
+    answer (a long-poll) is still awaited: there is no answer to give, so it is closed."""
+    client = connect(port)
+    client.sendall(b"GET /poll HTTP/1.1\r\nHost: t\r\n\r\n")
+    time.sleep(0.2)
+    client.sendall(b"GET / HTTP/1.1\r\nHost: t\r\nX-Filler: " + b"x" * 10_000)
+    took, received = until_closed(client)
+    assert took < LONG - 0.5 and received == b""  # before the long-poll's answer
+
+
+def test_a_keep_alive_longer_than_the_head_timeout_is_kept(patient_port):
+    """An idle connection is uvicorn's keep-alive's to close; the head's timer starts with
+    the next head's first byte."""
+    client = connect(patient_port)
+    client.sendall(HEAD)
+    assert response(client, b"\r\n\r\n0").startswith(b"HTTP/1.1 200 ")
+    time.sleep(TIMEOUT + 0.8)  # idle past the head's timeout, within the keep-alive
+    client.sendall(HEAD)
+    assert response(client, b"\r\n\r\n0").startswith(b"HTTP/1.1 200 ")
+    took, _ = until_closed(client)
+    assert 3 - 0.1 < took < 3 + SLACK  # then the keep-alive lets it go
+    client.close()
 
 
 def test_timeouts_are_whole_seconds_from_one(monkeypatch):
