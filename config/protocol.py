@@ -22,8 +22,12 @@ body, the request's task) for ever. Here:
 A request being answered is under no timeout: a long-poll waiting or an event stream
 sending has had its head and body, and the time is the server's. So is a body the server
 is not reading yet (a request pipelined behind another, a full buffer, a client waiting
-for ``100 Continue``). A connection closed here is cut off (its unsent answer dropped)
-should its client not read that answer within ``HEADER_TIMEOUT``.
+for ``100 Continue``): a body is timed from when the server reads it, and the rest of a
+body answered before it came whole from its head still. A connection that closes (idle
+past the keep-alive, after an answer saying ``connection: close``, or refused here) is
+cut off, what is left of its answer dropped, once its client has read nothing of it for
+``HEADER_TIMEOUT``: a client that does not read held it, and that answer in memory, for
+good.
 """
 
 from __future__ import annotations
@@ -99,15 +103,26 @@ class TimedHttpToolsProtocol(HttpToolsProtocol):
     def on_message_complete(self) -> None:
         super().on_message_complete()
         self._head_bytes = 0  # what comes now is the next request's
-        if not self.cycle.response_complete:  # else the next head's timer runs
+        if not self.cycle.response_complete:
             self._stop_timer()
+        else:  # the rest of a body answered before it: the next head is due
+            self._start_timer(self.header_timeout, self._head_timed_out)
 
     def on_response_complete(self) -> None:
         waiting = not self.pipeline  # else the next request, already read, starts now
         super().on_response_complete()
-        if waiting and not self.transport.is_closing():
-            # idle (uvicorn's keep-alive timer) until the next head, or the rest of this
-            # request's body if its answer came first, begins
+        if self.transport.is_closing():  # (the answer said "connection: close")
+            self._cut_off_unless_read(self.transport.get_write_buffer_size())
+            return
+        if not waiting:
+            if self._head_bytes is None and not self.pipeline:
+                # the request now started is read from now: its body's deadline too
+                self._start_timer(self.body_timeout, self._body_timed_out)
+        elif self._head_bytes is None:
+            # answered before its body came whole: the rest keeps a body's deadline
+            if self._timer is None:
+                self._start_timer(self.body_timeout, self._body_timed_out)
+        else:
             self._head_at_next_byte = True
 
     def handle_websocket_upgrade(self) -> None:
@@ -121,8 +136,11 @@ class TimedHttpToolsProtocol(HttpToolsProtocol):
 
     def _body_timed_out(self) -> None:
         self._timer = None
+        if self.cycle.response_complete and self._head_bytes is None:
+            self._close()  # the rest of a body answered before it: late
+            return
         if self.cycle.response_started:
-            return  # the application answers without it: the head timer follows the answer
+            return  # answered without it: once the answer is sent, the rest is timed again
         if self.flow.read_paused or self.pipeline or self.cycle.waiting_for_100_continue:
             # the server is not reading the body yet: not the client's delay
             self._start_timer(self.body_timeout, self._body_timed_out)
@@ -143,4 +161,21 @@ class TimedHttpToolsProtocol(HttpToolsProtocol):
         """Close the connection once what was written is sent, or cut it off should that
         take longer than a head may (a client that does not read)."""
         self.transport.close()
-        self.loop.call_later(self.header_timeout, self.transport.abort)
+        self._cut_off_unless_read(self.transport.get_write_buffer_size())
+
+    def _cut_off_unless_read(self, before: int) -> None:
+        """Abort the closing connection should its client read nothing of what is left to
+        send within ``header_timeout`` (checked again while it reads)."""
+
+        def check() -> None:
+            left = self.transport.get_write_buffer_size()
+            if left and left >= before:
+                self.transport.abort()
+            elif left:
+                self._cut_off_unless_read(left)
+
+        self.loop.call_later(self.header_timeout, check)
+
+    def timeout_keep_alive_handler(self) -> None:
+        if not self.transport.is_closing():
+            self._close()

@@ -12,7 +12,8 @@ def resample_hidden(state: State, seat: int | None, rng: random.Random) -> State
     """A state ``seat`` (``None``: a spectator) cannot tell apart from ``state``: every card
     it cannot see (face down, in the stock, drawn by another seat from the stock) permuted
     among their places, but for the cards it saw in undone turns, and the seed replaced.
-    Once the match has ended every card is shown, and only the seed is replaced."""
+    Once the match has ended every grid card is in every view (the stock's order is in
+    none), and only the seed is replaced."""
     if state.ended:
         return replace(state, seed=bytes(32))
     marks = set(state.seen_by(seat))

@@ -6,6 +6,7 @@ the timeouts is not cut short."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import threading
 import time
@@ -22,16 +23,27 @@ LONG = 2.0  # a response's life, well past the timeouts
 SLACK = 2.5  # how late a timeout may act on a loaded machine (until_closed gives up at 6)
 
 
+BODY_TIMEOUT = 2.0  # longer than the head's, as by default
+BIG = 8 << 20  # an answer larger than the sockets' buffers
+
+
 class QuickProtocol(TimedHttpToolsProtocol):
     header_timeout = TIMEOUT
-    body_timeout = TIMEOUT
+    body_timeout = BODY_TIMEOUT
     max_head_bytes = 8192
 
 
 async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
     """``/stream``: a chunk every 0.25 s for LONG seconds; ``/poll``: nothing for LONG
-    seconds, then the answer; anything else: the length of the body read."""
+    seconds, then the answer; ``/early``: answered before its body is read; ``/big``: BIG
+    bytes; anything else: the length of the body read."""
     body = b""
+    if scope["path"] in ("/early", "/big"):
+        answer = b"early" if scope["path"] == "/early" else b"y" * BIG
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-length", b"%d" % len(answer))]})  # fmt: skip
+        await send({"type": "http.response.body", "body": answer})
+        return
     while True:
         message = await receive()
         if message["type"] != "http.request":
@@ -155,8 +167,55 @@ def test_a_body_that_does_not_come_whole_in_time_is_answered_408(port, trickle):
     client = connect(port)
     client.sendall(POST)
     took, received = until_closed(client, trickle=trickle)
-    assert TIMEOUT - 0.1 < took < TIMEOUT + SLACK
+    assert BODY_TIMEOUT - 0.1 < took < BODY_TIMEOUT + SLACK
     assert received.startswith(b"HTTP/1.1 408 ")
+
+
+def test_the_rest_of_a_body_answered_early_keeps_the_body_deadline(port):
+    """An answer given before its body was read (Django's 413 to a length too large):
+    the rest of the body has the body's time, not the next head's; then the connection
+    serves the next request."""
+    client = connect(port)
+    client.sendall(POST.replace(b"POST / ", b"POST /early "))
+    assert response(client, b"early").startswith(b"HTTP/1.1 200 ")
+    for _ in range(3):  # over 1.5 s: past the head's timeout, within the body's
+        time.sleep(0.5)
+        client.sendall(b"x" * 250)
+    client.sendall(b"x" * 250 + HEAD)
+    assert response(client, b"\r\n\r\n0").startswith(b"HTTP/1.1 200 ")
+    client.close()
+
+
+def test_a_pipelined_body_is_timed_from_when_it_is_read(port):
+    """A request pipelined behind a long-poll: the server reads its body once the poll is
+    answered, and the body's time counts from then."""
+    client = connect(port)
+    client.sendall(b"GET /poll HTTP/1.1\r\nHost: t\r\n\r\n")
+    time.sleep(0.2)
+    client.sendall(POST)
+    assert response(client, b"\r\n\r\n0").startswith(b"HTTP/1.1 200 ")  # the poll's
+    time.sleep(0.5)
+    client.sendall(b"x" * 1000)
+    assert response(client, b"\r\n\r\n1000").startswith(b"HTTP/1.1 200 ")
+    client.close()
+
+
+def test_a_client_that_does_not_read_its_answer_is_cut_off(port):
+    """An answer larger than the sockets' buffers, never read: once the connection is
+    idle past its keep-alive, it is cut off when its client has read nothing more for a
+    head's time, rather than held with the answer in memory."""
+    client = socket.socket()
+    client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    client.connect(("127.0.0.1", port))
+    client.sendall(b"GET /big HTTP/1.1\r\nHost: t\r\n\r\n")
+    time.sleep(1 + TIMEOUT + SLACK)  # the keep-alive, a head's time, slack
+    client.settimeout(5)
+    got = 0
+    with contextlib.suppress(OSError):
+        while chunk := client.recv(1 << 20):
+            got += len(chunk)
+    client.close()
+    assert got < BIG
 
 
 def test_a_head_too_long_to_read_is_answered_431_at_once(port):
