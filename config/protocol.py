@@ -15,7 +15,7 @@ body, the request's task) for ever. Here:
 - a head is at most :data:`MAX_HEAD_BYTES`, counted as the bytes that come after the
   request before it (or from the connection's start), even while that one is answered:
   else the connection is closed, with ``431`` if no answer is under way. httptools sets
-  no limit, and a head of 100 MB was read whole into memory. (The application's own
+  no limit: a head of any size was read whole into memory. (The application's own
   limits, 8 KiB a header and 32 KiB in all, answer any head below this one:
   api/middleware.py.)
 
