@@ -553,7 +553,9 @@ def _with_etag(response: Response, version: int | str) -> Response:
 def _state_etag(version: int, seat: int | None) -> str:
     """The entity tag of ``states/{version}`` as ``seat`` (``None``: a spectator) sees it:
     that view is the state after ``version`` events from that seat, the same for every
-    read, but for another seat once the caller takes one or hands theirs over."""
+    read, but for another seat once the caller takes one or hands theirs over. (In a local
+    match ``seat`` is the first the caller holds, and the view the one of its seats to act
+    at that version, which the version fixes.)"""
     return f'"{version}.{"s" if seat is None else seat}"'
 
 
@@ -1432,7 +1434,9 @@ class StateView(QueryChecked, APIView):
     )
     def get(self, request: Request, match_id: str, version: int) -> Response:
         match = selectors.get_match(match_id)
-        etag = _state_etag(version, selectors.seat_index_for(match, request.user))
+        # a local match's view at a version is its seat to act then: known without a
+        # replay by the first seat the account holds, which the tag names
+        etag = _state_etag(version, selectors.seat_index_for(match, request.user, ()))
         if 1 <= version <= match.version and (unchanged := _unchanged(request, etag)):
             return unchanged
         return _with_etag(Response(selectors.state_view_at(match, request.user, version)), etag)

@@ -7,7 +7,7 @@ game's view or event redaction (``game.view``, ``game.redact``) for that caller'
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -37,10 +37,15 @@ def get_match(match_id: object) -> Match:
         raise errors.MatchNotFound("no such match") from None
 
 
-def seat_index_for(match: Match, user: AbstractBaseUser | None) -> int | None:
+def seat_index_for(
+    match: Match, user: AbstractBaseUser | None, to_act: Sequence[int] | None = None
+) -> int | None:
+    """The seat ``user`` plays (``None``: a spectator's view). In a local match, where the
+    user holds every human seat, the first of them to act now, or in ``to_act`` (the seats
+    to act at an earlier version; ``()``: the first seat the user holds, whoever acts)."""
     if user is None or not user.is_authenticated:
         return None
-    return match.seat_of_user(user.pk)
+    return match.seat_of_user(user.pk, to_act)
 
 
 def seats_json(match: Match) -> list[dict[str, Any]]:
@@ -176,10 +181,13 @@ def no_such_version(match: Match) -> errors.InvalidMatchRequest:
 
 
 def state_view_at(match: Match, user: AbstractBaseUser | None, version: int) -> dict[str, Any]:
-    """The caller's view of the match as it was after ``version`` events."""
+    """The caller's view of the match as it was after ``version`` events: the one its
+    answers showed then (in a local match, that of the seat to act at that version)."""
     if not 1 <= version <= match.version:
         raise no_such_version(match)
-    return view_json(match, state_at(match, version), seat_index_for(match, user))
+    state = state_at(match, version)
+    seat = seat_index_for(match, user, game_of(match).seats_to_act(state))
+    return view_json(match, state, seat)
 
 
 def audit_record(match: Match, *, after: int = 0, limit: int | None = None) -> dict[str, Any]:

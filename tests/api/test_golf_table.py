@@ -113,6 +113,30 @@ def test_a_local_match_is_played_by_one_account_with_undo_before_the_device_is_p
     assert after["version"] < back["version"]
 
 
+def test_a_local_matchs_past_version_shows_the_seat_that_was_to_act_then(alice):
+    match_id = create(
+        alice, {"local": True, "holes": 1, "seats": [{"type": "me"}, {"type": "me"}]}
+    )["id"]
+    while detail(alice, match_id)["view"]["phase"] != "draw":
+        act(alice, match_id, detail(alice, match_id)["view"]["legal_actions"][0])
+    drew = act(alice, match_id, {"type": "draw"})
+    mover = drew["view"]["seat"]
+    act(alice, match_id, {"type": "discard"})
+    assert detail(alice, match_id)["your_seat"] == 1 - mover  # the device is passed on
+
+    # the view after the draw is the one that answered it: the drawer's, its card and moves
+    then = alice.get(f"/api/matches/{match_id}/states/{drew['version']}")
+    assert then.status_code == 200
+    assert then.json() == drew["view"]
+    assert then.json()["drawn"]["card"] is not None and then.json()["legal_actions"]
+    # its tag names the first seat the account holds, whichever seat is to act now: it
+    # answers 304 while the other seat is to act
+    tag = then["ETag"]
+    assert tag == f'"{drew["version"]}.0"'
+    again = alice.get(f"/api/matches/{match_id}/states/{drew['version']}", HTTP_IF_NONE_MATCH=tag)
+    assert again.status_code == 304
+
+
 def test_a_loop_of_play_and_undo_stops_at_the_events_a_match_may_hold(alice, settings):
     match_id = create(
         alice,
