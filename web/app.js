@@ -167,6 +167,11 @@ function newMatchForm(games, name) {
   const presetRules = el("p", { id: "preset-rules", class: "help" });
   const opponents = el("select", { id: "opponents", name: "opponents" });
   const openSeats = el("select", { id: "open-seats", name: "open" });
+  // pass-and-play (a game with the `local` rule): more players take turns on this device,
+  // and the table has no open seat then
+  const localOption = game.options?.find((o) => o.name === "local");
+  const here = el("select", { id: "players-here", name: "here", "aria-describedby": "players-here-help" });
+  const people = () => Number(here.value || 1);
   // the table has you, the COMs and the open seats: as many seats as the preset (else the
   // game) allows (GET /api/games: `seats`), so the counts offered are only those: any
   // number of COMs the open seats can make up to a table, then the open seats that make
@@ -180,18 +185,27 @@ function newMatchForm(games, name) {
   };
   const fillOpen = () => {
     const { min, max } = limits();
-    const coms = Number(opponents.value);
-    fill(openSeats, Math.max(min - 1 - coms, 0), max - 1 - coms, Number(openSeats.value || 0));
+    const taken = people() + Number(opponents.value);
+    if (people() > 1) fill(openSeats, 0, 0, 0);
+    else fill(openSeats, Math.max(min - taken, 0), max - taken, Number(openSeats.value || 0));
+    openSeats.disabled = people() > 1;
+  };
+  /** @param {boolean} reset back to the preset's usual table: you and its COMs */
+  const fillSeats = (reset) => {
+    const { min, max } = limits();
+    fill(here, 1, localOption ? max : 1, reset ? 1 : people());
+    const usual = (game.default_seats[presetSelect.value]?.length ?? min) - 1;
+    // (with no open seat, the COMs make up the least table the players here do not)
+    const least = people() > 1 ? Math.max(min - people(), 0) : 0;
+    fill(opponents, least, max - people(), reset ? Math.max(usual, min - 1) : Number(opponents.value));
+    if (reset) openSeats.replaceChildren(); // (the preset's usual table: no open seat)
+    fillOpen();
   };
   const fillOpponents = () => {
     const preset = game.presets.find((p) => p.name === presetSelect.value);
     presetRules.textContent = preset ? rulesText(preset.rules) : "";
     presetRules.hidden = !presetRules.textContent;
-    const { min, max } = limits();
-    const usual = (game.default_seats[presetSelect.value]?.length ?? min) - 1;
-    fill(opponents, 0, max - 1, Math.max(usual, min - 1));
-    openSeats.replaceChildren(); // (the preset's usual table: no open seat)
-    fillOpen();
+    fillSeats(true);
   };
   // Hearts: how the cards are passed, the preset's way to begin with (across only at a
   // table of four: the service refuses it at another)
@@ -218,6 +232,10 @@ function newMatchForm(games, name) {
     fillPassing();
   });
   openSeats.addEventListener("change", () => fillPassing());
+  here.addEventListener("change", () => {
+    fillSeats(false);
+    fillPassing();
+  });
   const round = capitalWord(game.round_name);
   const form = el("form", { class: "panel new-match", "aria-labelledby": "new-match" }, [
     el("h2", { id: "new-match" }, [`New ${game.title} match`]),
@@ -241,6 +259,13 @@ function newMatchForm(games, name) {
           el("p", { id: "target-help", class: "help" }, ["The match ends once a total reaches it. Empty: the rules' own."]),
         ]),
     ...(passingOption ? [el("label", { for: "passing" }, ["Passing"]), passingSelect] : []),
+    ...(localOption
+      ? [
+          el("label", { for: "players-here" }, ["Players on this device"]),
+          here,
+          el("p", { id: "players-here-help", class: "help" }, ["Two or more: pass-and-play, the players take their turns on this device, handing it round (no open seats then)."]),
+        ]
+      : []),
     el("label", { for: "opponents" }, ["Computer opponents"]),
     opponents,
     el("label", { for: "level" }, ["Their level"]),
@@ -262,8 +287,9 @@ function newMatchForm(games, name) {
     event.preventDefault();
     const data = new FormData(form);
     const level = /** @type {ComSeatRequest["level"]} */ (String(data.get("level")));
+    const players = Number(data.get("here") ?? 1) || 1;
     /** @type {SeatRequest[]} */
-    const seats = [{ type: "me" }];
+    const seats = Array.from({ length: players }, () => /** @type {SeatRequest} */ ({ type: "me" }));
     for (let i = 0; i < Number(data.get("opponents")); i += 1) seats.push({ type: "com", level });
     // open seats wait for other players to join (the match starts when the last one does)
     for (let i = 0; i < Number(data.get("open")); i += 1) seats.push({ type: "open" });
@@ -281,6 +307,7 @@ function newMatchForm(games, name) {
     if (game.name === "golf") {
       request = { game: "golf", preset: /** @type {GolfMatchCreate["preset"]} */ (preset), holes: rounds, seats, hints };
       if (undo) request.undo = true;
+      if (players > 1) request.local = true;
     } else if (game.name === "hearts") {
       const passing = /** @type {NonNullable<HeartsMatchCreate["rules"]>["passing"]} */ (String(data.get("passing") ?? "") || undefined);
       request = { game: "hearts", preset: /** @type {HeartsMatchCreate["preset"]} */ (preset), rules: { ...dealsAsked, ...targetAsked, players: /** @type {3 | 4 | 5} */ (seats.length), ...(passing ? { passing } : {}) }, seats, hints };

@@ -160,27 +160,28 @@ export class GolfTable extends Table {
   seatBlock(view, seat, legal) {
     const mine = seat === view.seat;
     const name = this.seatName(seat);
+    const you = name === "you"; // (in a local match your seat too has its player's name)
     const toAct = view.seats_to_act.includes(seat);
     const block = el("section", {
       class: `seat${mine ? " mine" : ""}${toAct ? " to-act" : ""}`,
-      "aria-label": mine ? "Your grid" : `${name}'s grid`,
+      "aria-label": you ? "Your grid" : `${name}'s grid`,
       "data-seat": String(seat),
     });
     const showing = view.face_up_totals[seat] ?? 0;
     block.append(
       el("h3", {}, [
-        mine ? "You" : name,
+        you ? "You" : name,
         el("span", { class: "showing" }, [` · ${plural(showing, "point")} showing`]),
         toAct ? el("span", { class: "to-act-mark" }, [" · to play"]) : "",
       ]),
     );
-    const grid = el("div", { class: "grid", role: "group", "aria-label": mine ? "Your cards" : `${name}'s cards` });
+    const grid = el("div", { class: "grid", role: "group", "aria-label": you ? "Your cards" : `${name}'s cards` });
     grid.style.setProperty("--cols", String(view.cols));
     const cards = view.grids[seat] ?? [];
     cards.forEach((card, position) => {
       const seen = card === null ? view.seen.find((s) => s.seat === seat && s.position === position) : undefined;
       // the label names the card seen before an undo too: it is the button's whole name
-      const label = `${mine ? "your card" : `${name}: card`} ${position + 1}, ${cardName(card)}${seen ? ` ${seenText(seen.card)}` : ""}`;
+      const label = `${you ? "your card" : `${name}: card`} ${position + 1}, ${cardName(card)}${seen ? ` ${seenText(seen.card)}` : ""}`;
       /** @type {GolfAction | undefined} */
       let action;
       if (mine) {

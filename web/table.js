@@ -511,11 +511,13 @@ export class Table {
   /**
    * A seat's name: "you", a COM's, its player's username, or "seat 2". At the start of a
    * sentence (`start`) the client's own words are capitalised ("You", "Seat 2"), never a
-   * username ("h66bob took a seat.").
+   * username ("h66bob took a seat."). In a local match, where one account holds every
+   * human seat and the device is passed round, each is "Player 2", also on its turn.
    * @param {number} seat @param {boolean} [start]
    */
   seatName(seat, start = false) {
     const info = this.detail.seats[seat];
+    if (this.detail.local && info?.kind === "human") return `Player ${seat + 1}`;
     if (seat === this.view?.seat) return start ? "You" : "you";
     if (info?.kind === "com") return `COM ${seat} (${info.com_level ?? "com"})`;
     return info?.username ?? `${start ? "Seat" : "seat"} ${seat + 1}`;
@@ -550,7 +552,7 @@ export class Table {
     if (!said) return;
     // a move the turn timer made (actor timer:<seat>): the seat's time ran out
     const timed = event.actor.startsWith("timer");
-    const line = timed ? `${said} (${event.seat === this.view?.seat ? "your" : "their"} time ran out: the server chose)` : said;
+    const line = timed ? `${said} (${this.seatName(event.seat ?? -1) === "you" ? "your" : "their"} time ran out: the server chose)` : said;
     this.logList.append(el("li", {}, [line]));
     while (this.logList.children.length > LOG_LINES) this.logList.firstElementChild?.remove();
   }
@@ -756,7 +758,7 @@ export class Table {
   endText(view) {
     if (view.phase === "finished") {
       const names = view.winners.map((s) => this.seatName(s));
-      const youWon = view.seat !== null && view.winners.includes(view.seat);
+      const youWon = view.seat !== null && view.winners.includes(view.seat) && !this.detail.local;
       if (youWon) return names.length > 1 ? `You tie for the win with ${names.filter((n) => n !== "you").join(", ")}!` : "You win!";
       return `The match is over: ${names.join(" and ")} won.`;
     }
@@ -815,6 +817,11 @@ export class Table {
   /** The prompt (what to do now), its text changed in place (the same live region), and
    * the hint's reason. @param {string} text */
   promptNodes(text) {
+    const view = this.shown();
+    // a local match's turn is asked of its player by name: the device goes to them
+    if (this.detail.local && view && view.seat !== null && view.seats_to_act.includes(view.seat) && view.legal_actions.length > 0 && !this.endText(view)) {
+      text = `${this.seatName(view.seat)} — ${text}`;
+    }
     if (this.promptNode.textContent !== text) this.promptNode.textContent = text;
     // (no hint on a past version: it was for the table now)
     const hint = this.hintText && !this.past ? `Hint: ${this.hintText}` : "";

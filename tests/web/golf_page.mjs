@@ -29,8 +29,11 @@ export function snapshot() {
   };
 }
 
-/** The differences between what the page shows and the API's view (empty: they agree). */
-export function compare(shown, view) {
+/**
+ * The differences between what the page shows and the API's view (empty: they agree). In a
+ * `local` match every seat here is a human's, named "Player 2" on its turn too.
+ */
+export function compare(shown, view, { local = false } = {}) {
   const faults = [];
   const check = (ok, what) => ok || faults.push(what);
   check(shown.phase === view.phase, `phase ${shown.phase} != ${view.phase}`);
@@ -47,7 +50,8 @@ export function compare(shown, view) {
     const suffix = `card ${want.position + 1}, ${cardName(want.card)}${seen ? ` (seen before an undo: ${cardName(seen.card)})` : ""}`;
     check(got.card === (want.card ?? ""), `seat ${want.seat} card ${want.position}: ${got.card} != ${want.card}`);
     check(got.label.endsWith(suffix), `label "${got.label}" does not end with "${suffix}"`);
-    if (want.seat === view.seat) check(got.label === `your ${suffix}`, `label "${got.label}" is not "your ${suffix}"`);
+    const named = local ? `Player ${want.seat + 1}: ${suffix}` : want.seat === view.seat ? `your ${suffix}` : null;
+    if (named) check(got.label === named, `label "${got.label}" is not "${named}"`);
   }
   check(shown.stock.size === view.stock_size, `stock ${shown.stock.size} != ${view.stock_size}`);
   check(shown.discard.card === (view.discard_top ?? ""), `discard ${shown.discard.card} != ${view.discard_top}`);
@@ -85,4 +89,21 @@ export function compare(shown, view) {
     if (!cell.card) check(/face down( \(seen before an undo: [^)]+\))?$/.test(cell.label), `hidden cell labelled ${cell.label}`);
   }
   return faults;
+}
+
+/**
+ * The move the browser tests play at a table the page shows (`shown`, its snapshot): the
+ * locator to click and the move's name. In the flips and after a draw, the first
+ * face-down card offered (the hole ends sooner), else the first card offered, else
+ * discard; draw from the stock; else the first action offered but a hint.
+ */
+export function plainMove(page, shown) {
+  if (shown.phase === "flips" || shown.phase === "place") {
+    const cell = shown.cards.find((c) => c.action && !c.card) ?? shown.cards.find((c) => c.action);
+    if (cell) return { target: page.locator(`.seat.mine button.card[data-position="${cell.position}"]`), move: `${cell.action}:${cell.position}` };
+    return { target: page.locator('.actions button[data-action="discard"]'), move: "discard" };
+  }
+  if (shown.phase === "draw") return { target: page.getByRole("button", { name: /^stock, \d+ cards?: draw a card$/ }), move: "draw" };
+  const action = shown.actions.find((a) => a !== "hint");
+  return { target: page.locator(`.actions button[data-action="${action}"]`), move: action };
 }

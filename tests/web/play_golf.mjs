@@ -10,7 +10,7 @@
 // Prints one JSON line per event of note and, last, a summary line {"done": true, ...}.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { compare, snapshot } from "./golf_page.mjs";
+import { compare, plainMove, snapshot } from "./golf_page.mjs";
 import { launch, newPage, openedMatch, phoneShot, publishShots, register, say, tableShot, checker } from "./harness.mjs";
 
 const [base, shots, publish] = process.argv.slice(2);
@@ -78,37 +78,18 @@ try {
     if (!(await table.ready(shown))) continue;
     let target;
     let move;
-    if (shown.phase === "flips" || shown.phase === "place") {
-      // turn up, or swap into, the first face-down card offered (the hole ends sooner)
-      const cell = shown.cards.find((c) => c.action && !c.card) ?? shown.cards.find((c) => c.action);
-      if (cell) {
-        target = page.locator(`.seat.mine button.card[data-position="${cell.position}"]`);
-        move = `${cell.action}:${cell.position}`;
-      } else {
-        target = page.locator('.actions button[data-action="discard"]');
-        move = "discard";
-      }
-    } else if (shown.phase === "draw") {
-      if (!hinted && shown.actions.includes("hint")) {
-        await page.getByRole("button", { name: "Hint" }).click();
-        summary.hint = await page.locator(".hint:not(:empty)").textContent();
-        hinted = true;
-        continue;
-      }
-      if (!undone && shown.actions.includes("undo")) {
-        // take the last turn back once (a practice match), then play on
-        target = page.getByRole("button", { name: "Undo my last turn" });
-        move = "undo";
-        undone = true;
-      } else {
-        target = page.getByRole("button", { name: /^stock, \d+ cards?: draw a card$/ });
-        move = "draw";
-      }
-    } else {
-      const action = shown.actions.find((a) => a !== "hint");
-      target = page.locator(`.actions button[data-action="${action}"]`);
-      move = action;
+    if (shown.phase === "draw" && !hinted && shown.actions.includes("hint")) {
+      await page.getByRole("button", { name: "Hint" }).click();
+      summary.hint = await page.locator(".hint:not(:empty)").textContent();
+      hinted = true;
+      continue;
     }
+    if (shown.phase === "draw" && !undone && shown.actions.includes("undo")) {
+      // take the last turn back once (a practice match), then play on
+      target = page.getByRole("button", { name: "Undo my last turn" });
+      move = "undo";
+      undone = true;
+    } else ({ target, move } = plainMove(page, shown));
     // the opening flips by the keyboard: Tab to a card of yours the first time; the
     // second time the focus is already on a card to turn up (it moves to the next move
     // offered); Enter turns it up. Everything else by the mouse.
