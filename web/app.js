@@ -428,10 +428,13 @@ function matchList(page, user, games) {
     const others = m.seats
       .filter((s) => s.username !== user.username)
       .map((s) => (s.kind === "com" ? `COM (${s.com_level ?? ""})` : (s.username ?? "open seat")));
+    // a local match: several seats of yours, played on one device
+    const here = m.seats.filter((s) => s.username === user.username).length;
+    const table = [here > 1 ? `${here} players on this device` : "", others.length ? `against ${others.join(", ")}` : ""].filter(Boolean).join(", ");
     const state = m.status === "active" ? (m.your_turn ? "your turn" : "in play") : m.status;
     return el("li", { "data-status": m.status }, [
       el("a", { href: `#/match/${m.id}` }, [`${m.game} · ${m.preset}`]),
-      ` against ${others.join(", ")} · ${progressText(m, games)} · ${state}`,
+      ` ${table} · ${progressText(m, games)} · ${state}`,
     ]);
   };
   section.append(...pagedList(page, item, "of your matches"));

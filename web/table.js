@@ -312,8 +312,9 @@ export class Table {
   }
 
   /**
-   * Learns the deadline of `version`. Only the view of GET /api/matches/{id} carries it
-   * (not states/{version}, nor an action's answer), so a timed match's table asks for it.
+   * Learns the deadline of `version`. The view of GET /api/matches/{id} carries it, and
+   * that of an action's answer (kept by act), not states/{version}: a timed match's table
+   * asks for it after a version it did not make.
    * @param {number} version
    */
   async learnDeadline(version) {
@@ -647,6 +648,8 @@ export class Table {
       const result = await api.act(this.detail.id, action, version);
       this.clearError(); // what a move before this one failed with is past
       const next = this.narrow(result.view);
+      // its view carries the turn's deadline at that version: no need to ask for it
+      if (this.detail.turn_timeout !== null && result.view.turn_deadline) this.deadline = { version: result.version, at: result.view.turn_deadline };
       // the answer carries this move's events only: another seat's, just before it, are read
       await this.logUpTo((result.events[0]?.seq ?? result.version + 1) - 1);
       this.busy = false;

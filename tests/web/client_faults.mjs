@@ -82,7 +82,11 @@
 //   usernamesAsWritten "h66bob" is never "H66bob" (Golf's, Hearts' and Ninety-Nine's
 //                  move logs, headings, tables of tricks); "You", "COM 2" still capitalised;
 //   abortReason    every game's table says why a match was aborted, from its view's
-//                  end_reason, whether it was aborted while shown or opened aborted.
+//                  end_reason, whether it was aborted while shown or opened aborted;
+//   deadlineFromAnswer a timed match: the deadline after your move is the action's
+//                  answer's, with no read of the match for it;
+//   localListed    a local match in your list: "2 players on this device", with or
+//                  without COMs, and no empty "against".
 //
 //   CLIENT_FAULTS_ONLY=name,name runs those scenarios alone.
 //
@@ -1074,6 +1078,49 @@ scenarios.timerTicks = async () => {
   const first = await timer();
   await sleep(2200);
   return { first, later: await timer() };
+};
+
+scenarios.deadlineFromAnswer = async () => {
+  // a timed match at 10, your swap to make; the answer (11) carries the next deadline
+  const [first, next] = [65_000, 85_000].map((ms) => new Date(Date.now() + ms).toISOString());
+  const after = golfView(11, { phase: "draw", drawn: null, seats_to_act: [1], legal_actions: [], turn_deadline: next });
+  const match = fakeMatch([golfView(10), after]);
+  const { page, requests } = await open(async (method, path, query) => {
+    if (method === "POST" && path === `/matches/${ID}/actions`) {
+      return json(200, { version: 11, events: [event(11, "card_swapped", 0, { seat: 0, position: 0, card: "KD", replaced: "QH" })], view: after });
+    }
+    if (path === `/matches/${ID}`) {
+      const now = JSON.parse((await match.answer(method, path, query)).body);
+      return json(200, { ...now, turn_timeout: 90, view: { ...now.view, turn_deadline: first } });
+    }
+    return match.answer(method, path, query);
+  });
+  await atVersion(page, 10);
+  const reads = () => requests.filter((r) => r.method === "GET" && r.path === `/matches/${ID}`).length;
+  const before = reads();
+  await page.locator('.seat.mine button[data-position="0"]').click();
+  await atVersion(page, 11);
+  await sleep(500); // (time for a read, were one sent)
+  const deadline = await page.locator(".turn-timer").evaluate((t) => ({ hidden: t.hidden, at: t.dataset.deadline }));
+  return { expected: next, deadline, readsAfterMove: reads() - before };
+};
+
+scenarios.localListed = async () => {
+  const mine = (index) => ({ index, kind: "human", username: "alice", com_level: null, to_act: false });
+  const com = (index) => ({ index, kind: "com", username: null, com_level: "easy", to_act: false });
+  const matches = [
+    summary(1, { seats: [mine(0), mine(1)] }),
+    summary(2, { seats: [mine(0), mine(1), com(2)] }),
+    summary(3, { seats: [mine(0), com(1)] }),
+  ];
+  const { page } = await open(async (method, path, query) => {
+    if (path === "/me") return json(200, { id: 1, username: "alice", email: "", is_staff: false });
+    if (path === "/games") return json(200, GAMES);
+    if (path === "/matches") return pageOf(query.get("mine") === "true" ? matches : [], query);
+    return problem(404, "not_found", "Not found", path);
+  }, { hash: "#/" });
+  await page.locator(".my-matches li").nth(2).waitFor();
+  return { texts: await page.locator(".my-matches li").allTextContents() };
 };
 
 /** Two humans after hole 1 (both to say they are ready: `next`), and hole 2 dealt (12). */

@@ -462,6 +462,21 @@ def test_the_turn_timer_counts_down_from_the_first_version_shown(scenarios):
     assert later["text"] != first["text"], seen
 
 
+def test_the_deadline_after_a_move_is_the_answers_with_no_read_of_the_match(scenarios):
+    seen = seen_in(scenarios, "deadlineFromAnswer")
+    assert seen["deadline"] == {"hidden": False, "at": seen["expected"]}, seen
+    assert seen["readsAfterMove"] == 0, seen
+
+
+def test_a_local_match_is_listed_as_its_players_on_this_device(scenarios):
+    texts = seen_in(scenarios, "localListed")["texts"]
+    assert [t.split(" · ")[1] for t in texts] == [
+        "six-card 2 players on this device",
+        "six-card 2 players on this device, against COM (easy)",
+        "six-card against COM (easy)",
+    ], texts
+
+
 def test_next_hole_goes_without_if_match_as_every_human_says_it_at_once(scenarios):
     seen = seen_in(scenarios, "holeOverNext")
     # another human's "next" came first: the page's still goes, valid whatever the version
