@@ -146,8 +146,9 @@ ETAGS = {
     },
     "state": {
         "description": 'the version and the seat the view is seen from: "<version>.<seat>", '
-        '"<version>.s" for a spectator (send it back as If-None-Match)',
-        "schema": {"type": "string", "pattern": '^"[0-9]+\\.([0-9]+|s)"$'},
+        '"<version>.s" for a spectator, "<version>.0+1" in a local match (every seat held) '
+        "(send it back as If-None-Match)",
+        "schema": {"type": "string", "pattern": '^"[0-9]+\\.([0-9]+(\\+[0-9]+)*|s)"$'},
     },
 }
 HEADERS = {

@@ -550,13 +550,13 @@ def _with_etag(response: Response, version: int | str) -> Response:
     return response
 
 
-def _state_etag(version: int, seat: int | None) -> str:
-    """The entity tag of ``states/{version}`` as ``seat`` (``None``: a spectator) sees it:
-    that view is the state after ``version`` events from that seat, the same for every
-    read, but for another seat once the caller takes one or hands theirs over. (In a local
-    match ``seat`` is the first the caller holds, and the view the one of its seats to act
-    at that version, which the version fixes.)"""
-    return f'"{version}.{"s" if seat is None else seat}"'
+def _state_etag(version: int, held: list[int]) -> str:
+    """The entity tag of ``states/{version}`` for a caller holding the seats ``held`` (none:
+    a spectator): that view is the state after ``version`` events from the caller's seat,
+    the same for every read, but another once the caller takes a seat or hands one over.
+    (A local match's view is that of the held seat to act at that version, which the
+    version and the seats held fix: ``"12.0+1"``.)"""
+    return f'"{version}.{"+".join(map(str, held)) if held else "s"}"'
 
 
 def _unchanged(request: Request, etag: str) -> Response | None:
@@ -1419,7 +1419,8 @@ class StateView(QueryChecked, APIView):
         description=(
             "The view of your seat (a spectator's otherwise) as it was after `version` "
             "events: what it showed then. Its `ETag` names the version and the seat it is "
-            'seen from (`"12.0"`; `"12.s"` for a spectator): send it as '
+            'seen from (`"12.0"`; `"12.s"` for a spectator, `"12.0+1"` in a local match, '
+            "every seat you hold): send it as "
             "`If-None-Match` to be answered 304 (no body) while it shows the same."
         ),
         parameters=[IF_NONE_MATCH],
@@ -1434,9 +1435,7 @@ class StateView(QueryChecked, APIView):
     )
     def get(self, request: Request, match_id: str, version: int) -> Response:
         match = selectors.get_match(match_id)
-        # a local match's view at a version is its seat to act then: known without a
-        # replay by the first seat the account holds, which the tag names
-        etag = _state_etag(version, selectors.seat_index_for(match, request.user, ()))
+        etag = _state_etag(version, selectors.seats_held(match, request.user))
         if 1 <= version <= match.version and (unchanged := _unchanged(request, etag)):
             return unchanged
         return _with_etag(Response(selectors.state_view_at(match, request.user, version)), etag)

@@ -42,10 +42,17 @@ def seat_index_for(
 ) -> int | None:
     """The seat ``user`` plays (``None``: a spectator's view). In a local match, where the
     user holds every human seat, the first of them to act now, or in ``to_act`` (the seats
-    to act at an earlier version; ``()``: the first seat the user holds, whoever acts)."""
+    to act at an earlier version)."""
     if user is None or not user.is_authenticated:
         return None
     return match.seat_of_user(user.pk, to_act)
+
+
+def seats_held(match: Match, user: AbstractBaseUser | None) -> list[int]:
+    """Every seat ``user`` holds: one, every human seat of a local match, or none."""
+    if user is None or not user.is_authenticated:
+        return []
+    return [i for i, uid in enumerate(match.seat_users) if uid == user.pk]
 
 
 def seats_json(match: Match) -> list[dict[str, Any]]:

@@ -160,7 +160,7 @@ export class GolfTable extends Table {
   seatBlock(view, seat, legal) {
     const mine = seat === view.seat;
     const name = this.seatName(seat);
-    const you = name === "you"; // (in a local match your seat too has its player's name)
+    const you = mine && !this.detail.local; // (in a local match your seat too has its player's name)
     const toAct = view.seats_to_act.includes(seat);
     const block = el("section", {
       class: `seat${mine ? " mine" : ""}${toAct ? " to-act" : ""}`,

@@ -553,7 +553,7 @@ export class Table {
     if (!said) return;
     // a move the turn timer made (actor timer:<seat>): the seat's time ran out
     const timed = event.actor.startsWith("timer");
-    const line = timed ? `${said} (${this.seatName(event.seat ?? -1) === "you" ? "your" : "their"} time ran out: the server chose)` : said;
+    const line = timed ? `${said} (${event.seat === this.view?.seat && !this.detail.local ? "your" : "their"} time ran out: the server chose)` : said;
     this.logList.append(el("li", {}, [line]));
     while (this.logList.children.length > LOG_LINES) this.logList.firstElementChild?.remove();
   }

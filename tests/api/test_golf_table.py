@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from matches.services import seat_to_com
 from tests.api.conftest import assert_problem
 
 # COM turns run on commit, inside the human's request
@@ -113,28 +114,37 @@ def test_a_local_match_is_played_by_one_account_with_undo_before_the_device_is_p
     assert after["version"] < back["version"]
 
 
-def test_a_local_matchs_past_version_shows_the_seat_that_was_to_act_then(alice):
+def test_a_local_matchs_past_version_shows_the_seat_that_was_to_act_then(alice, django_user_model):
     match_id = create(
         alice, {"local": True, "holes": 1, "seats": [{"type": "me"}, {"type": "me"}]}
     )["id"]
-    while detail(alice, match_id)["view"]["phase"] != "draw":
-        act(alice, match_id, detail(alice, match_id)["view"]["legal_actions"][0])
+    # play on until the second seat draws (the first seat's tag is the same either way)
+    while (now := detail(alice, match_id))["view"]["phase"] != "draw" or now["your_seat"] != 1:
+        act(alice, match_id, now["view"]["legal_actions"][0])
     drew = act(alice, match_id, {"type": "draw"})
-    mover = drew["view"]["seat"]
+    assert drew["view"]["seat"] == 1
     act(alice, match_id, {"type": "discard"})
-    assert detail(alice, match_id)["your_seat"] == 1 - mover  # the device is passed on
+    assert detail(alice, match_id)["your_seat"] == 0  # the device is passed on
 
     # the view after the draw is the one that answered it: the drawer's, its card and moves
     then = alice.get(f"/api/matches/{match_id}/states/{drew['version']}")
     assert then.status_code == 200
     assert then.json() == drew["view"]
     assert then.json()["drawn"]["card"] is not None and then.json()["legal_actions"]
-    # its tag names the first seat the account holds, whichever seat is to act now: it
-    # answers 304 while the other seat is to act
+    # its tag names every seat the account holds, whichever is to act now: it answers 304
+    # while the other seat is to act
+    past = f"/api/matches/{match_id}/states/{drew['version']}"
     tag = then["ETag"]
-    assert tag == f'"{drew["version"]}.0"'
-    again = alice.get(f"/api/matches/{match_id}/states/{drew['version']}", HTTP_IF_NONE_MATCH=tag)
-    assert again.status_code == 304
+    assert tag == f'"{drew["version"]}.0+1"'
+    assert alice.get(past, HTTP_IF_NONE_MATCH=tag).status_code == 304
+
+    # an operator hands the drawer's seat to a COM: that version is now seen from the
+    # first seat, the drawn card hidden, so the copy kept is no longer the answer
+    operator = django_user_model.objects.create_user("operator", password="pw", is_staff=True)
+    seat_to_com(match_id=match_id, seat=1, by=operator)
+    again = alice.get(past, HTTP_IF_NONE_MATCH=tag)
+    assert again.status_code == 200 and again["ETag"] == f'"{drew["version"]}.0"'
+    assert again.json()["seat"] == 0 and again.json()["drawn"]["card"] is None
 
 
 def test_a_loop_of_play_and_undo_stops_at_the_events_a_match_may_hold(alice, settings):

@@ -86,7 +86,9 @@
 //   deadlineFromAnswer a timed match: the deadline after your move is the action's
 //                  answer's, with no read of the match for it;
 //   localListed    a local match in your list: "2 players on this device", with or
-//                  without COMs, and no empty "against".
+//                  without COMs, and no empty "against";
+//   youNamed       an opponent whose username is "you" is not taken for you: its grid
+//                  is "you's grid", yours "Your grid".
 //
 //   CLIENT_FAULTS_ONLY=name,name runs those scenarios alone.
 //
@@ -1561,6 +1563,27 @@ scenarios.abortReason = async () => {
     ninetyNine: await opened(ninetyNineView(30, { ...over, trick: { leader: 1, plays: [] } })),
     hearts: await opened(heartsView(30, { ...over, to_act: null })),
     golf: await opened(golfView(30, { ...over, drawn: null })),
+  };
+};
+
+scenarios.youNamed = async () => {
+  // alice (seat 0) plays someone whose username is "you" (seat 1), not a local match
+  const match = fakeMatch([golfView(10, { players: ["human", "human"] })]);
+  const { page } = await open(async (method, path, query) => {
+    if (path === `/matches/${ID}`) {
+      const now = JSON.parse((await match.answer(method, path, query)).body);
+      return json(200, { ...now, seats: now.seats.map((s) => (s.index === 1 ? { ...s, username: "you", to_act: false } : s)) });
+    }
+    return match.answer(method, path, query);
+  });
+  await atVersion(page, 10);
+  return {
+    seats: await page.evaluate(() => [...document.querySelectorAll(".game-table .seat")].map((s) => ({
+      seat: Number(s.getAttribute("data-seat")),
+      label: s.getAttribute("aria-label"),
+      heading: s.querySelector("h3")?.firstChild?.textContent ?? null,
+      card: s.querySelector(".card")?.getAttribute("aria-label") ?? null,
+    }))),
   };
 };
 

@@ -477,6 +477,14 @@ def test_a_local_match_is_listed_as_its_players_on_this_device(scenarios):
     ], texts
 
 
+def test_an_opponent_named_you_is_not_taken_for_you(scenarios):
+    seats = sorted(seen_in(scenarios, "youNamed")["seats"], key=lambda s: s["seat"])
+    assert seats == [
+        {"seat": 0, "label": "Your grid", "heading": "You", "card": "your card 1, queen of hearts"},
+        {"seat": 1, "label": "you's grid", "heading": "you", "card": "you: card 1, 4 of clubs"},
+    ], seats
+
+
 def test_next_hole_goes_without_if_match_as_every_human_says_it_at_once(scenarios):
     seen = seen_in(scenarios, "holeOverNext")
     # another human's "next" came first: the page's still goes, valid whatever the version
