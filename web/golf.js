@@ -244,11 +244,12 @@ export class GolfTable extends Table {
     if (view.drawn) {
       const who = this.seatName(view.drawn.seat);
       const card = view.drawn.card;
-      const label = `${who === "you" ? "your" : `${who}'s`} drawn card, ${card ? cardName(card) : "hidden"}`;
+      const you = this.isYou(view.drawn.seat);
+      const label = `${you ? "your" : `${who}'s`} drawn card, ${card ? cardName(card) : "hidden"}`;
       middle.append(
         el("figure", { class: "drawn" }, [
           el("div", { class: "pile drawn-card", role: "img", "aria-label": label, "data-card": card ?? "", "data-seat": String(view.drawn.seat) }, [cardFace(card)]),
-          el("figcaption", {}, [who === "you" ? "In your hand" : `${who} holds`]),
+          el("figcaption", {}, [you ? "In your hand" : `${who} holds`]),
         ]),
       );
     }

@@ -61,7 +61,7 @@ export class NinetyNineTable extends Table {
       case "premium_called":
         return `${this.seatName(data.seat, true)} ${data.call === "pass" ? "passed" : data.call === "declare" ? "declared" : "revealed"}.`;
       case "premium_shown":
-        return `${this.seatName(data.seat) === "you" ? "Your" : `${this.seatName(data.seat, true)}'s`} bid is shown: ${plural(data.contract, "trick")}.`;
+        return `${this.isYou(data.seat) ? "Your" : `${this.seatName(data.seat, true)}'s`} bid is shown: ${plural(data.contract, "trick")}.`;
       case "card_played":
         return `${this.seatName(data.seat, true)} played the ${cardName(data.card)}.`;
       case "trick_won":
@@ -110,8 +110,7 @@ export class NinetyNineTable extends Table {
     const table = this.frame(view, "ninety-nine", "Ninety-Nine table", this.dealTitle(view.deal, view.target_score));
     table.dataset.trumps = view.trumps ?? "";
     const premium = view.premium.seat === null ? "" : `${this.seatName(view.premium.seat, true)} ${view.premium.kind === "reveal" ? "revealed" : "declared"}`;
-    const eldest = this.seatName(view.eldest);
-    const leads = `${this.seatName(view.eldest, true)} ${eldest === "you" ? "lead" : "leads"} first`;
+    const leads = `${this.seatName(view.eldest, true)} ${this.isYou(view.eldest) ? "lead" : "leads"} first`;
     table.append(el("p", { class: "facts" }, [[this.trumpsText(view), leads, premium].filter(Boolean).join(" · ")]));
 
     const play = el("div", { class: "play" });
@@ -267,7 +266,7 @@ export class NinetyNineTable extends Table {
       const item = el("li", { "data-seat": String(seat) }, [`${this.seatName(seat, true)}${premium}: ${plural(last.tricks[seat] ?? 0, "trick")}, ${made}; ${p.tricks} + bonus ${p.bonus} + premium ${p.premium} = ${p.total}`]);
       // the bid cards shown at the end of the deal (those who made theirs, the premium bidder)
       const bid = last.bid_cards[seat];
-      const whose = this.seatName(seat) === "you" ? "Your" : `${this.seatName(seat, true)}'s`;
+      const whose = this.isYou(seat) ? "Your" : `${this.seatName(seat, true)}'s`;
       if (bid) item.append(this.bidRow(bid, `${whose} bid cards, deal ${last.deal}`, seat));
       return item;
     });

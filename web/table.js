@@ -510,6 +510,15 @@ export class Table {
   }
 
   /**
+   * Whether `seat` is this page's own, said "you" (by its seat: a player may be named
+   * "you"); in a local match no seat is, each named by its player.
+   * @param {number | null} seat
+   */
+  isYou(seat) {
+    return seat !== null && seat === this.view?.seat && !this.detail.local;
+  }
+
+  /**
    * A seat's name: "you", a COM's, its player's username, or "seat 2". At the start of a
    * sentence (`start`) the client's own words are capitalised ("You", "Seat 2"), never a
    * username ("h66bob took a seat."). In a local match, where one account holds every
@@ -519,7 +528,7 @@ export class Table {
   seatName(seat, start = false) {
     const info = this.detail.seats[seat];
     if (this.detail.local && info?.kind === "human") return `Player ${seat + 1}`;
-    if (seat === this.view?.seat) return start ? "You" : "you";
+    if (this.isYou(seat)) return start ? "You" : "you";
     if (info?.kind === "com") return `COM ${seat} (${info.com_level ?? "com"})`;
     return info?.username ?? `${start ? "Seat" : "seat"} ${seat + 1}`;
   }
@@ -553,7 +562,7 @@ export class Table {
     if (!said) return;
     // a move the turn timer made (actor timer:<seat>): the seat's time ran out
     const timed = event.actor.startsWith("timer");
-    const line = timed ? `${said} (${event.seat === this.view?.seat && !this.detail.local ? "your" : "their"} time ran out: the server chose)` : said;
+    const line = timed ? `${said} (${this.isYou(event.seat) ? "your" : "their"} time ran out: the server chose)` : said;
     this.logList.append(el("li", {}, [line]));
     while (this.logList.children.length > LOG_LINES) this.logList.firstElementChild?.remove();
   }
@@ -761,8 +770,8 @@ export class Table {
   endText(view) {
     if (view.phase === "finished") {
       const names = view.winners.map((s) => this.seatName(s));
-      const youWon = view.seat !== null && view.winners.includes(view.seat) && !this.detail.local;
-      if (youWon) return names.length > 1 ? `You tie for the win with ${names.filter((n) => n !== "you").join(", ")}!` : "You win!";
+      const others = view.winners.filter((s) => !this.isYou(s)).map((s) => this.seatName(s));
+      if (others.length < names.length) return others.length ? `You tie for the win with ${others.join(", ")}!` : "You win!";
       return `The match is over: ${names.join(" and ")} won.`;
     }
     if (view.phase === "aborted") {
@@ -902,7 +911,7 @@ export class Table {
       const led = play.seat === leader ? " (led)" : "";
       row.append(
         el("figure", {}, [
-          cardNode(play.card, `${who === "you" ? "your" : `${who}'s`} card${led}, ${cardName(play.card)}`, { "data-seat": String(play.seat), class: "played" }),
+          cardNode(play.card, `${this.isYou(play.seat) ? "your" : `${who}'s`} card${led}, ${cardName(play.card)}`, { "data-seat": String(play.seat), class: "played" }),
           el("figcaption", {}, [`${this.seatName(play.seat, true)}${led}`]),
         ]),
       );
@@ -921,7 +930,7 @@ export class Table {
    */
   lastTrick(plays, winner, which = "Last trick") {
     const cards = plays.map((p) => `${this.seatName(p.seat)}: ${cardName(p.card)}`).join(", ");
-    return el("p", { class: "last-trick" }, [`${which} (${cards}): ${this.seatName(winner) === "you" ? "you took it" : `${this.seatName(winner, true)} took it`}.`]);
+    return el("p", { class: "last-trick" }, [`${which} (${cards}): ${this.isYou(winner) ? "you took it" : `${this.seatName(winner, true)} took it`}.`]);
   }
 
   /**

@@ -88,7 +88,7 @@
 //   localListed    a local match in your list: "2 players on this device", with or
 //                  without COMs, and no empty "against";
 //   youNamed       an opponent whose username is "you" is not taken for you: its grid
-//                  is "you's grid", yours "Your grid".
+//                  is "you's grid", yours "Your grid"; the card it drew "you's drawn card".
 //
 //   CLIENT_FAULTS_ONLY=name,name runs those scenarios alone.
 //
@@ -1567,8 +1567,10 @@ scenarios.abortReason = async () => {
 };
 
 scenarios.youNamed = async () => {
-  // alice (seat 0) plays someone whose username is "you" (seat 1), not a local match
-  const match = fakeMatch([golfView(10, { players: ["human", "human"] })]);
+  // alice (seat 0) plays someone whose username is "you" (seat 1), not a local match,
+  // who holds the card drawn
+  const theirs = { players: ["human", "human"], seats_to_act: [1], drawn: { seat: 1, source: "stock", card: null }, legal_actions: [] };
+  const match = fakeMatch([golfView(10, theirs)]);
   const { page } = await open(async (method, path, query) => {
     if (path === `/matches/${ID}`) {
       const now = JSON.parse((await match.answer(method, path, query)).body);
@@ -1584,6 +1586,8 @@ scenarios.youNamed = async () => {
       heading: s.querySelector("h3")?.firstChild?.textContent ?? null,
       card: s.querySelector(".card")?.getAttribute("aria-label") ?? null,
     }))),
+    drawn: await page.locator(".drawn-card").getAttribute("aria-label"),
+    holds: await page.locator(".drawn figcaption").textContent(),
   };
 };
 

@@ -478,11 +478,13 @@ def test_a_local_match_is_listed_as_its_players_on_this_device(scenarios):
 
 
 def test_an_opponent_named_you_is_not_taken_for_you(scenarios):
-    seats = sorted(seen_in(scenarios, "youNamed")["seats"], key=lambda s: s["seat"])
+    seen = seen_in(scenarios, "youNamed")
+    seats = sorted(seen["seats"], key=lambda s: s["seat"])
     assert seats == [
         {"seat": 0, "label": "Your grid", "heading": "You", "card": "your card 1, queen of hearts"},
         {"seat": 1, "label": "you's grid", "heading": "you", "card": "you: card 1, 4 of clubs"},
     ], seats
+    assert (seen["drawn"], seen["holds"]) == ("you's drawn card, hidden", "you holds"), seen
 
 
 def test_next_hole_goes_without_if_match_as_every_human_says_it_at_once(scenarios):
