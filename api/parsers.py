@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import math
 from typing import Any
 
 from django.conf import settings
@@ -17,6 +18,9 @@ MAX_DEPTH = 32  # no request of this API nests deeper than a handful of levels
 # checked, every value walked), so a 64 KiB body of 20,000 empty objects took 26 ms of a
 # core: the count of its commas and brackets, taken before parsing, bounds that.
 MAX_VALUES = 1000
+# No number of this API has more than a handful of digits; Python's own bound (4,300)
+# comes with a message about its interpreter.
+MAX_DIGITS = 40
 
 
 def check_document(value: Any) -> None:
@@ -42,6 +46,19 @@ def _refuse_constant(name: str) -> None:
     raise ValueError(f"{name} is not JSON")
 
 
+def _integer(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise ValueError(f"a number of more than {MAX_DIGITS} digits")
+    return int(text)
+
+
+def _real(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # (1e999: JSON's syntax, beyond a double)
+        raise ValueError(f"the number {text[:40]} is out of range")
+    return value
+
+
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A JSON object, its keys each given once (JSON leaves a repeated key's meaning open:
     the last would win here, another reader might take the first)."""
@@ -64,8 +81,9 @@ def _utf8(charset: str) -> bool:
 
 class StrictJSONParser(JSONParser):
     """JSON bodies in UTF-8 (RFC 8259: the only encoding of JSON between systems; a
-    ``charset`` naming another is a 415), nested at most ``MAX_DEPTH`` levels, holding at
-    most ``MAX_VALUES`` values, with valid Unicode strings only."""
+    ``charset`` naming another is a 415): an object (every request body of this API is
+    one), nested at most ``MAX_DEPTH`` levels, holding at most ``MAX_VALUES`` values, with
+    valid Unicode strings and numbers of at most ``MAX_DIGITS`` digits, finite, only."""
 
     def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
@@ -83,10 +101,18 @@ class StrictJSONParser(JSONParser):
         except UnicodeDecodeError:
             raise ParseError("the body is not valid UTF-8") from None
         try:
-            data = json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=_object)
+            data = json.loads(
+                text,
+                parse_constant=_refuse_constant,
+                parse_int=_integer,
+                parse_float=_real,
+                object_pairs_hook=_object,
+            )
         except RecursionError:  # nested beyond what the parser itself can follow
             raise ParseError(f"the JSON nests deeper than {MAX_DEPTH} levels") from None
         except ValueError as exc:
             raise ParseError(f"malformed JSON: {exc}") from None
         check_document(data)
+        if not isinstance(data, dict):
+            raise ParseError("the body must be a JSON object")
         return data

@@ -370,7 +370,11 @@ class MatchCreateSerializer(StrictSerializer):
 
 
 class JoinSerializer(StrictSerializer):
-    seat = serializers.IntegerField(required=False, min_value=0, max_value=5)
+    # (the match bounds it: a seat past its last is refused with that bound, once the
+    # match is found)
+    seat = serializers.IntegerField(
+        required=False, min_value=0, help_text="a seat index of the match (0: the first)"
+    )
 
 
 class NoBodySerializer(StrictSerializer):

@@ -578,6 +578,38 @@ def test_a_key_given_twice_in_a_body_is_a_clear_400(alice, body):
 
 
 @pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        ('{"type": "draw", "expected_version": ' + "9" * 5001 + "}", "more than 40 digits"),
+        ('{"type": "draw", "expected_version": -' + "9" * 41 + "}", "more than 40 digits"),
+        ('{"type": "draw", "expected_version": 1e999}', "1e999 is out of range"),
+        ('{"type": "draw", "expected_version": -1e999}', "-1e999 is out of range"),
+    ],
+)
+def test_a_number_no_request_could_mean_is_a_clear_400(alice, duel, body, said):
+    """Python's own bound on an integer's digits came with advice about its interpreter
+    (``sys.set_int_max_str_digits``); 1e999 parsed to infinity."""
+    response = alice.post(f"/api/matches/{duel}/actions", body, content_type="application/json")
+    detail = assert_problem(response, 400, "malformed_request")["detail"]
+    assert said in detail and "sys." not in detail, detail
+
+
+@pytest.mark.parametrize("body", ["null", "[]", '"draw"', "7", "true"])
+def test_a_body_that_is_not_a_json_object_is_refused_alike_everywhere(alice, bob, body):
+    lobby = alice.post("/api/matches", {"seats": [{"type": "me"}, {"type": "open"}]}, format="json")
+    match_id = lobby.json()["id"]
+    for client, path in [
+        (bob, f"/api/matches/{match_id}/join"),
+        (alice, f"/api/matches/{match_id}/actions"),
+        (alice, "/api/matches"),
+    ]:
+        response = client.post(path, body, content_type="application/json")
+        problem = assert_problem(response, 400, "malformed_request")
+        assert problem["detail"] == "the body must be a JSON object", (path, problem)
+    assert alice.get(f"/api/matches/{match_id}").json()["status"] == "waiting"  # not joined
+
+
+@pytest.mark.parametrize(
     "reason", ["\x1b[31mred\x1b[0m", "line\nbreak", "bell\x07", "rtl\u202e", "x\u2028y", "x\u2029y"]
 )
 def test_an_abort_reason_with_control_characters_is_refused(alice, reason):

@@ -109,7 +109,7 @@ def test_leaving_needs_a_seat_and_a_match(carol, anon, duel):
 @pytest.mark.parametrize(("body", "content_type", "status", "code"), [
     ("{bad", "application/json", 400, "malformed_request"),
     ('{"seat": 1}', "application/json", 400, "validation_error"),
-    ("[]", "application/json", 400, "validation_error"),
+    ("[]", "application/json", 400, "malformed_request"),  # (not an object)
     ("hello", "text/plain", 415, "unsupported_media_type"),
 ])  # fmt: skip
 def test_a_leave_with_a_body_it_does_not_take_is_refused_and_leaves_nothing(

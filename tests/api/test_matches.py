@@ -292,6 +292,20 @@ def test_join(alice, bob, carol):
     )
 
 
+def test_a_seat_to_join_is_bounded_by_the_match_found(alice, bob):
+    """The bound was every game's (5), checked before the match was looked for: seat 5 of
+    two seats went on to the service, and seat 9 of a match that does not exist was a 400."""
+    match_id = create(alice, seats=[{"type": "me"}, {"type": "open"}]).json()["id"]
+    for seat in (2, 5, 9):
+        refused = bob.post(f"/api/matches/{match_id}/join", {"seat": seat}, format="json")
+        problem = assert_problem(refused, 400, "validation_error")
+        assert problem["errors"] == {"seat": ["seat must be between 0 and 1 in this match"]}
+    nowhere = f"/api/matches/{uuid.uuid4()}/join"
+    assert_problem(bob.post(nowhere, {"seat": 9}, format="json"), 404, "match_not_found")
+    joined = bob.post(f"/api/matches/{match_id}/join", {"seat": 1}, format="json")
+    assert joined.status_code == 200 and joined.json()["your_seat"] == 1
+
+
 def test_abort_is_for_operators_with_its_permission(alice, staff, ops, users, duel):
     """Being staff is not enough (an operator's account without the admin's abort
     permission aborted any match, and so revealed its seed); the abort is in the admin log."""
