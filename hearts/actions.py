@@ -77,16 +77,23 @@ def action_from_json(data: object) -> Action:
     if kind == "undo":
         return Undo()
     if kind == "play":
-        card = data.get("card")
-        if not _is_hearts_card(card):
-            raise MalformedActionError("'card' must be a card code such as 'QS'")
-        return PlayCard(card)
+        return PlayCard(_card(data.get("card"), "'card'"))
     cards = data.get("cards")
-    if (
-        not isinstance(cards, list | tuple)
-        or len(cards) != PASS_SIZE
-        or not all(_is_hearts_card(c) for c in cards)
-        or len(set(cards)) != PASS_SIZE
-    ):
+    if not isinstance(cards, list | tuple) or len(cards) != PASS_SIZE:
         raise MalformedActionError("'cards' must list three different card codes")
-    return PassCards(sort_hand(cards))
+    codes = [_card(c, "each of 'cards'") for c in cards]
+    if len(set(codes)) != PASS_SIZE:
+        raise MalformedActionError("'cards' must list three different card codes")
+    return PassCards(sort_hand(codes))
+
+
+def _card(value: object, what: str) -> CardCode:
+    """``value`` as a card code of the pack, or a message naming ``what`` was wrong."""
+    if not isinstance(value, str):
+        raise MalformedActionError(f"{what} must be a card code such as 'QS'")
+    if not _is_hearts_card(value):
+        raise MalformedActionError(
+            f"{value[:8]!r} is not a card code: a rank (2-9, T, J, Q, K, A) and a suit "
+            "(C, D, H, S), such as 'QS' or 'TH'"
+        )
+    return value

@@ -60,6 +60,24 @@ def test_a_card_hearts_has_no_place_for_is_malformed(data):
         action_from_json(data)
 
 
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        ({"type": "pass", "cards": ["2C", "10H", "3C"]}, "'10H' is not a card code"),
+        ({"type": "pass", "cards": ["2C", "qs", "3C"]}, "'qs' is not a card code"),
+        ({"type": "pass", "cards": ["2C", 7, "3C"]}, "each of 'cards' must be a card code"),
+        ({"type": "pass", "cards": ["2C", "2C", "3C"]}, "three different card codes"),
+        ({"type": "pass", "cards": ["2C", "3C"]}, "three different card codes"),
+        ({"type": "play", "card": "ZZ"}, "'ZZ' is not a card code"),
+        ({"type": "play"}, "'card' must be a card code"),
+    ],
+)
+def test_a_malformed_card_is_named_in_the_message(data, said):
+    with pytest.raises(MalformedActionError) as refused:
+        action_from_json(data)
+    assert said in str(refused.value), str(refused.value)
+
+
 def test_a_pass_is_hidden_until_everyone_has_chosen():
     state = _passing()
     chosen = state.hands[0][-3:]
