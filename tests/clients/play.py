@@ -158,7 +158,13 @@ def play(
         if not isinstance(current.view, kind):
             raise Failed(f"a {game} match read as {type(current.view).__name__}")
         if not current.your_turn:
-            time.sleep(0.05)  # the COMs move on the worker
+            # the COMs move on the worker: wait for the log to pass this version (a
+            # long-poll), then read the match again
+            waited = matches_events_retrieve.sync(
+                match_id, client=client, after=current.version, wait=25
+            )
+            if not isinstance(waited, EventPage):
+                raise problem("wait for the COMs", waited)
             current = detail(client, match_id)
             continue
         if hints == 0 and current.hints_enabled:
