@@ -30,7 +30,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from rest_framework import throttling
 
 from accounts.tokens import remembered
-from config.counting import count_in
+from config.counting import count_and_read
 
 logger = logging.getLogger(__name__)
 CACHE_DOWN = (RedisConnectionError, RedisTimeoutError)
@@ -70,8 +70,9 @@ class AtomicRate(throttling.SimpleRateThrottle):
         current = f"{self.key}:{window}"
         cost = self.charged = max(1, min(self.cost, self.num_requests))
         try:
-            count = count_in(self.cache, current, self.duration * 2 + 1, cost)
-            self.earlier = int(self.cache.get(f"{self.key}:{window - 1}", 0))
+            count, self.earlier = count_and_read(
+                self.cache, current, self.duration * 2 + 1, cost, f"{self.key}:{window - 1}"
+            )
         except CACHE_DOWN as exc:
             if not self.open_when_down:
                 raise

@@ -2,10 +2,10 @@
 
     .venv/bin/python bench/api.py [--clients 8] [--seconds 15] [--workers 2] [--rounds 3]
 
-Starts the server as `make run` does (uvicorn, ``config/serve.py``) on a free loopback
-port against its own database (``golf_bench``) on embedded PostgreSQL and Redis under
-``var/bench`` (see ``bench/_django.py``), then drives, in the same run and with the
-same number of concurrent keep-alive clients:
+Starts the server as `make run` does (uvicorn, ``config/serve.py``, the rates counted in
+Redis) on a free loopback port against its own database (``golf_bench``) on embedded
+PostgreSQL and Redis under ``var/bench`` (see ``bench/_django.py``), then drives, in the
+same run and with the same number of concurrent keep-alive clients:
 
 1. the floor: ``GET /api/me``, a trivial token-authenticated DRF endpoint;
 2. ``POST /api/matches/{id}/actions``: each client plays both seats of its own
@@ -86,7 +86,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    with setup():
+    with setup(shared_cache=True):  # (the rates counted in Redis, as under `make run`)
         from django.contrib.auth import get_user_model
         from django.db import connection
         from rest_framework.authtoken.models import Token

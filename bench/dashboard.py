@@ -13,7 +13,7 @@ a minute) and four workers' heartbeats. Then loads ``/admin/ops/dashboard/`` ``-
 times through Django's test client as a logged-in staff user allowed to re-enqueue, and
 prints the median and p95 with PASS/FAIL (target: p95 < 300 ms), then the median time of
 each of the page's reads alone, and what counting a request costs (the middleware's one
-pipelined Redis round trip). ``--explain`` prints PostgreSQL's plans of the page's
+Redis round trip, a script). ``--explain`` prints PostgreSQL's plans of the page's
 queries.
 """
 

@@ -363,6 +363,20 @@ def test_minutes_older_than_an_hour_drop_out():
     assert 0 < redis.ttl(f"{stats.PREFIX}{int(now // 60)}") <= stats.TTL_SECONDS
 
 
+def test_a_request_is_counted_after_the_servers_scripts_were_flushed():
+    """A request is counted by one script (ops/stats.py); a restarted or flushed Redis has
+    lost it, and the next request loads it again rather than going uncounted."""
+    now = time.time()
+    assert stats.record(endpoint="api:me", method="GET", status=404, seconds=0.01, now=now)
+    connection.client().script_flush()
+    assert stats.record(endpoint="api:me", method="GET", status=200, seconds=0.03, now=now)
+    hour = stats.last_hour(now=now)
+    assert hour is not None
+    assert (hour.totals.requests, hour.totals.client_errors) == (2, 1)
+    (me,) = hour.endpoints
+    assert me.requests == 2 and me.max_ms == 30
+
+
 # --- without Redis ----------------------------------------------------------------------------
 
 

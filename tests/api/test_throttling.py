@@ -186,6 +186,8 @@ def cache_down(monkeypatch):
     for name in ("add", "get", "set", "incr", "decr", "get_many", "set_many", "delete",
                  "delete_many", "touch", "has_key", "get_or_set"):  # fmt: skip
         monkeypatch.setattr(backend, name, unreachable)
+    # (a count on Redis goes to its client at once: config/counting.py)
+    monkeypatch.setattr("config.counting._redis_of", unreachable)
 
 
 @pytest.mark.django_db
