@@ -543,10 +543,14 @@ def detail_json(match: Match, user: Any, view: dict[str, Any] | None = None) -> 
     }
 
 
-def _with_etag(response: Response, version: int | str) -> Response:
-    """``response`` tagged with the match version it shows (or with ``version``, an entity
-    tag already quoted)."""
-    response["ETag"] = version if isinstance(version, str) else f'"{version}"'
+def _version_tag(version: int) -> str:
+    """The entity tag of a match at ``version`` (its detail, an action's answer)."""
+    return f'"{version}"'
+
+
+def _with_etag(response: Response, tag: str) -> Response:
+    """``response`` with the entity tag ``tag`` (:func:`_version_tag`, :func:`_state_etag`)."""
+    response["ETag"] = tag
     return response
 
 
@@ -810,7 +814,9 @@ class MatchListView(QueryChecked, APIView):
             spectate=v["spectate"],
         )
         match = selectors.get_match(match.id)
-        return _with_etag(Response(detail_json(match, request.user), status=201), match.version)
+        return _with_etag(
+            Response(detail_json(match, request.user), status=201), _version_tag(match.version)
+        )
 
 
 class MatchDetailView(QueryChecked, APIView):
@@ -828,8 +834,9 @@ class MatchDetailView(QueryChecked, APIView):
     )
     def get(self, request: Request, match_id: str) -> Response:
         match = selectors.get_match(match_id)
-        return _unchanged(request, f'"{match.version}"') or _with_etag(
-            Response(detail_json(match, request.user)), match.version
+        tag = _version_tag(match.version)
+        return _unchanged(request, tag) or _with_etag(
+            Response(detail_json(match, request.user)), tag
         )
 
 
@@ -852,7 +859,7 @@ class JoinView(QueryChecked, APIView):
             match_id=match_id, user=request.user, seat=data.validated_data.get("seat")
         )
         match = selectors.get_match(match_id)
-        return _with_etag(Response(detail_json(match, request.user)), match.version)
+        return _with_etag(Response(detail_json(match, request.user)), _version_tag(match.version))
 
 
 class AbortView(QueryChecked, APIView):
@@ -876,7 +883,7 @@ class AbortView(QueryChecked, APIView):
             match_id=match_id, user=request.user, reason=data.validated_data.get("reason", "")
         )
         match = selectors.get_match(match_id)
-        return _with_etag(Response(detail_json(match, request.user)), match.version)
+        return _with_etag(Response(detail_json(match, request.user)), _version_tag(match.version))
 
 
 class LeaveView(QueryChecked, APIView):
@@ -1034,7 +1041,7 @@ class ActionView(QueryChecked, TokenCheckingMixin, APIView):
         except errors.VersionConflict as exc:
             if if_match is None:
                 raise
-            current = {"ETag": f'"{exc.extra["current_version"]}"'}
+            current = {"ETag": _version_tag(exc.extra["current_version"])}
             raise ApiProblem(
                 412, "precondition_failed", "Precondition failed", exc.detail, current, **exc.extra
             ) from None
@@ -1045,7 +1052,7 @@ class ActionView(QueryChecked, TokenCheckingMixin, APIView):
             then = load_state(match) if match.version == result.version else None
             then = then or state_at(match, result.version)
             # the seat the first answer was for: in a local match the one to act then
-            seat = match.seat_of_user(request.user.pk, game_of(match).seats_to_act(then))
+            seat = selectors.seat_index_for(match, request.user, game_of(match).seats_to_act(then))
             view = selectors.view_json(match, then, seat)
             if match.version == result.version:  # (the match as it is now: its clock too)
                 view = selectors.with_clock(view, match, seat)
@@ -1057,7 +1064,7 @@ class ActionView(QueryChecked, TokenCheckingMixin, APIView):
                 selectors.event_json(row, game, seat, match.ended, match) for row in result.rows
             ]
         body_out = {"version": result.version, "events": events, "view": view}
-        response = _with_etag(Response(body_out), result.version)
+        response = _with_etag(Response(body_out), _version_tag(result.version))
         if result.replayed:
             response["Idempotent-Replayed"] = "true"
         return response

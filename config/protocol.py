@@ -8,8 +8,9 @@ body, the request's task) for ever. Here:
 - a request's head must be whole within ``HEADER_TIMEOUT`` seconds of the connection
   opening, or of its first byte after a response (until then the connection is idle,
   and ``timeout_keep_alive`` lets it go), else the connection is closed;
-- a request's body must be whole within ``BODY_TIMEOUT`` seconds of its head, else the
-  answer is ``408`` (if none has begun) and the connection is closed. (A bound on the
+- a request's body must be whole within ``BODY_TIMEOUT`` seconds of when the server
+  begins to read it (below), else the answer is ``408`` (if none has begun) and the
+  connection is closed. (A bound on the
   pauses between its pieces alone would not do: a byte every few seconds keeps a body
   of 64 KiB, ``DATA_UPLOAD_MAX_MEMORY_SIZE``, coming for days.)
 - a head is at most :data:`MAX_HEAD_BYTES`, counted as the bytes that come after the

@@ -91,10 +91,9 @@ export class GolfTable extends Table {
   /** What the player is asked to do, in words. @param {GolfView} view */
   prompt(view) {
     const legal = view.legal_actions;
-    const mine = view.seat !== null && view.seats_to_act.includes(view.seat);
     const end = this.endText(view);
     if (end) return end;
-    if (!mine || legal.length === 0) return this.waitingText(view);
+    if (!this.seatToAct(view)) return this.waitingText(view);
     if (this.flipMode) return "Choose a face-down card of yours to turn up.";
     switch (view.phase) {
       case "flips":
@@ -160,7 +159,7 @@ export class GolfTable extends Table {
   seatBlock(view, seat, legal) {
     const mine = seat === view.seat;
     const name = this.seatName(seat);
-    const you = mine && !this.detail.local; // (in a local match your seat too has its player's name)
+    const you = this.isYou(seat); // (in a local match your seat too has its player's name)
     const toAct = view.seats_to_act.includes(seat);
     const block = el("section", {
       class: `seat${mine ? " mine" : ""}${toAct ? " to-act" : ""}`,

@@ -633,9 +633,14 @@ export class Table {
     return bar;
   }
 
+  /** Whether the view's own seat is to act in it, with moves. @param {V} view */
+  seatToAct(view) {
+    return view.seat !== null && view.seats_to_act.includes(view.seat) && view.legal_actions.length > 0;
+  }
+
   /** Whether it is this page's seat to act, with moves offered. @param {V} view */
   yourTurn(view) {
-    return !this.past && !this.passing && view.seat !== null && view.seats_to_act.includes(view.seat) && view.legal_actions.length > 0;
+    return !this.past && !this.passing && this.seatToAct(view);
   }
 
   /**
@@ -831,9 +836,7 @@ export class Table {
   promptNodes(text) {
     const view = this.shown();
     // a local match's turn is asked of its player by name: the device goes to them
-    if (this.detail.local && view && view.seat !== null && view.seats_to_act.includes(view.seat) && view.legal_actions.length > 0 && !this.endText(view)) {
-      text = `${this.seatName(view.seat)} — ${text}`;
-    }
+    if (this.detail.local && view && view.seat !== null && this.seatToAct(view)) text = `${this.seatName(view.seat)} — ${text}`;
     if (this.promptNode.textContent !== text) this.promptNode.textContent = text;
     // (no hint on a past version: it was for the table now)
     const hint = this.hintText && !this.past ? `Hint: ${this.hintText}` : "";
