@@ -56,6 +56,9 @@ CHAIN_KEYS_HELP = (
     "the event chain's keys as id:hex pairs, e.g. k1:<64 hex digits> "
     "(python -c 'import secrets; print(\"k1:\" + secrets.token_hex(32))')"
 )
+# The chain's key under DEBUG when none is set: written here, so known to anyone. A chain
+# under it is no more secret than an unkeyed one (matches/admin.py ``chain_hashes_shown``).
+PUBLIC_CHAIN_KEY = bytes(32)
 
 
 def parse_chain_keys(value: str) -> dict[str, bytes]:

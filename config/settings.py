@@ -15,6 +15,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from config.env import (
     CHAIN_KEYS_HELP,
+    PUBLIC_CHAIN_KEY,
     env_bool,
     env_int,
     env_list,
@@ -313,7 +314,11 @@ LOGGING = {
 # SECRET_KEY, and worth keeping away from the database's operators.
 EVENT_CHAIN_KEYS = parse_chain_keys(
     env_str("EVENT_CHAIN_KEYS")
-    or ("dev:" + "00" * 32 if DEBUG else require("EVENT_CHAIN_KEYS", None, CHAIN_KEYS_HELP))
+    or (
+        f"dev:{PUBLIC_CHAIN_KEY.hex()}"
+        if DEBUG
+        else require("EVENT_CHAIN_KEYS", None, CHAIN_KEYS_HELP)
+    )
 )
 EVENT_CHAIN_KEY_ID = next(iter(EVENT_CHAIN_KEYS))
 # The matches created before keyed chains, whose chains have no key (their chain_key_id is

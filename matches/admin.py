@@ -18,6 +18,7 @@ import traceback
 import uuid
 from typing import Any
 
+from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.utils import get_fields_from_path
@@ -31,6 +32,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from cards.errors import UNREADABLE_LOG
+from config.env import PUBLIC_CHAIN_KEY
 from games import all_games, event_types
 from matches import errors
 from matches.models import ENDED_STATUSES, Match, MatchEvent, Seat
@@ -58,11 +60,15 @@ def may_audit(request: HttpRequest, match: Match) -> bool:
 
 
 def chain_hashes_shown(match: Match) -> bool:
-    """Whether the log's hashes may be shown: a keyed chain's (an HMAC under the server's
-    key, which tells nothing of the payloads) always; an older, unkeyed chain's (plain
-    SHA-256 over an event's payload, which can be found by trying the few cards or passes
-    a hidden one may hold) only once the match has ended."""
-    return bool(match.chain_key_id) or match.ended
+    """Whether the log's hashes may be shown: a chain's under a secret key (an HMAC that
+    tells nothing of the payloads) always; an older, unkeyed chain's (plain SHA-256 over an
+    event's payload, which can be found by trying the few cards or passes a hidden one may
+    hold), or one under the key a development setup falls back to (written in the source),
+    only once the match has ended."""
+    if match.ended:
+        return True
+    key_id = match.chain_key_id
+    return bool(key_id) and settings.EVENT_CHAIN_KEYS.get(key_id) != PUBLIC_CHAIN_KEY
 
 
 def shown_payload(row: MatchEvent, match: Match, *, whole: bool) -> dict[str, Any]:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
+from django.test import override_settings
 from django.urls import reverse
 
 from matches.models import Match, MatchEvent, MatchStatus
@@ -64,10 +66,11 @@ def test_verify_and_abort_actions(admin_client, duel):
     assert Match.objects.get(pk=duel.id).events.last().type == "match_aborted"
 
 
-def test_an_unkeyed_chains_hashes_are_shown_only_once_the_match_has_ended(admin_client, duel):
+def test_hashes_that_can_be_guessed_are_shown_only_once_the_match_has_ended(admin_client, duel):
     """A hash of an older, unkeyed chain is SHA-256 over the event's payload: while the
-    match runs, staff could find a hidden card or pass by trying each. A keyed chain's
-    (an HMAC under the server's key) tells nothing, so it is shown."""
+    match runs, staff could find a hidden card or pass by trying each, and so under the
+    development setup's key, which the source gives. A chain's under a secret key (an
+    HMAC) tells nothing, so it is shown."""
     event = MatchEvent.objects.get(match=duel, type="hole_dealt")
     pages = {
         "event": reverse("admin:golf_matchevent_change", args=[event.pk]),
@@ -84,5 +87,12 @@ def test_an_unkeyed_chains_hashes_are_shown_only_once_the_match_has_ended(admin_
     assert shown() == {"event": True, "match": True}  # keyed
     Match.objects.filter(pk=duel.pk).update(chain_key_id="")  # as a match from before keys
     assert shown() == {"event": False, "match": False}
-    Match.objects.filter(pk=duel.pk).update(status=MatchStatus.ABORTED)
+    # keyed, but by the key a development setup falls back to: written in the source, so
+    # an HMAC under it is tried as easily as a plain hash
+    Match.objects.filter(pk=duel.pk).update(chain_key_id="dev")
+    with override_settings(EVENT_CHAIN_KEYS={**settings.EVENT_CHAIN_KEYS, "dev": bytes(32)}):
+        assert shown() == {"event": False, "match": False}
+        Match.objects.filter(pk=duel.pk).update(status=MatchStatus.ABORTED)
+        assert shown() == {"event": True, "match": True}
+    Match.objects.filter(pk=duel.pk).update(chain_key_id="")
     assert shown() == {"event": True, "match": True}
