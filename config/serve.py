@@ -8,6 +8,9 @@ Its HTTP protocol is httptools' with timeouts for slow or idle clients
 (:mod:`config.protocol`); a connection idle after a response is closed after
 ``KEEPALIVE_TIMEOUT`` seconds.
 The open-file limit is raised to its maximum, since every waiting client holds a socket.
+uvicorn's supervisor pings each worker and replaces one that does not answer within
+``WORKER_HEALTHCHECK_SECONDS`` (30; uvicorn's own 5 s killed busy workers, their waiting
+clients' connections with them, when a loaded machine kept a worker off the CPU that long).
 """
 
 from __future__ import annotations
@@ -20,15 +23,16 @@ from config.env import env_bool, env_int, env_str
 from config.protocol import TimedHttpToolsProtocol, setting_seconds
 
 
-def main() -> None:
+def main(application: str = "config.asgi:application") -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < hard:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     uvicorn.run(
-        "config.asgi:application",
+        application,
         host=env_str("HOST", "127.0.0.1") or "127.0.0.1",
         port=env_int("PORT", 8000),
         workers=env_int("WEB_PROCESSES", 2),
+        timeout_worker_healthcheck=env_int("WORKER_HEALTHCHECK_SECONDS", 30),
         loop="uvloop",
         http=TimedHttpToolsProtocol,
         timeout_keep_alive=setting_seconds("KEEPALIVE_TIMEOUT", 5),
