@@ -146,7 +146,8 @@ VIEW = _object(
             "type": "string",
             "nullable": True,
             "description": "why the match ended: target (a total reached the target "
-            "score), or an abort's reason; null in play",
+            "score), deal_limit (the last deal the rules allow was played, every total "
+            "below the target), or an abort's reason; null in play",
         },
         "legal_actions": _list({"$ref": REF + "HeartsAction"}),
         "undo_available": {"type": "boolean"},

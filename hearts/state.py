@@ -248,7 +248,8 @@ def _scored(s: State, e: DealScored) -> Changes:
 
 
 def _finished(s: State, e: MatchFinished) -> Changes:
-    return {"phase": Phase.FINISHED, "to_act": None, "winners": e.winners, "end_reason": "target"}
+    reason = "target" if max(e.totals) >= s.rules.target_score else "deal_limit"
+    return {"phase": Phase.FINISHED, "to_act": None, "winners": e.winners, "end_reason": reason}
 
 
 def _aborted(s: State, e: MatchAborted) -> Changes:

@@ -172,7 +172,9 @@ VIEW = {
             "winners": _list(SEAT),
             "end_reason": {
                 **_null({"type": "string"}),
-                "description": "an abort's reason once the match was aborted; else null",
+                "description": "why the match ended: target (a total reached the target "
+                "score), deal_limit (the last deal the rules allow was played, every total "
+                "below the target), or an abort's reason; null in play",
             },
             "legal_actions": _list(ref("Action")),
         },

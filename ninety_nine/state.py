@@ -222,7 +222,8 @@ def _deal_scored(s: State, e: DealScored) -> Changes:
 
 
 def _match_finished(s: State, e: MatchFinished) -> Changes:
-    return {"phase": Phase.FINISHED, "to_act": None, "winners": e.winners}
+    reason = "target" if max(e.totals) >= s.rules.target_score else "deal_limit"
+    return {"phase": Phase.FINISHED, "to_act": None, "winners": e.winners, "end_reason": reason}
 
 
 def _match_aborted(s: State, e: MatchAborted) -> Changes:

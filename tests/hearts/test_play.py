@@ -226,6 +226,7 @@ def test_target_reached_by_several_players_at_once_ends_the_match():
 def test_equal_lowest_totals_share_the_win():
     _, state, _events = _sweep(Rules.from_preset("hearts", target_score=20))
     assert state.totals == (0, 26, 0, 0) and state.winners == (0, 2, 3)
+    assert state.end_reason == "target"
 
 
 def test_below_the_target_the_next_deal_follows():
@@ -236,6 +237,7 @@ def test_below_the_target_the_next_deal_follows():
 def test_max_deals_ends_the_match():
     _, state, _ = _sweep(Rules.from_preset("hearts", max_deals=1))
     assert state.phase is Phase.FINISHED and state.winners == (0, 2, 3)
+    assert state.totals == (0, 26, 0, 0) and state.end_reason == "deal_limit"  # all below 100
 
 
 def test_no_pass_in_a_deal_without_passing():

@@ -87,9 +87,24 @@ def test_trumps_carry_from_each_deal_to_the_next():
     deals = of_type(events, DealStarted)
     scored = of_type(events, DealScored)
     assert len(deals) == 8 and len(scored) == len(deals)
+    assert max(state.totals) < 1000 and state.end_reason == "deal_limit"
     assert deals[0].trumps is None
     for before, deal in zip(scored, deals[1:], strict=False):
         assert deal.trumps == "DSHC"[sum(before.made)] == next_trumps(before.made)
+
+
+def test_a_match_ended_by_a_total_at_the_target_says_so():
+    import random
+
+    from ninety_nine.decide import decide
+
+    rng = random.Random(3)
+    events = start_match(Rules.from_preset(target_score=20), ["human"] * 3, bytes(32))
+    state = replay(events)
+    while not state.ended:
+        seat = state.seats_to_act()[0]
+        state = replay(decide(state, seat, rng.choice(legal_actions(state, seat))), state)
+    assert max(state.totals) >= 20 and state.end_reason == "target"
 
 
 # --- step 5: the play -------------------------------------------------------------------------
