@@ -124,6 +124,29 @@ class CredentialsSerializer(StrictSerializer):
     )
 
 
+class PasswordChangeSerializer(StrictSerializer):
+    password = serializers.CharField(
+        max_length=128,
+        trim_whitespace=False,
+        style={"input_type": "password"},
+        help_text="your password now",
+    )
+    new_password = serializers.CharField(
+        max_length=128,
+        trim_whitespace=False,
+        style={"input_type": "password"},
+        help_text="the password from now on, checked as a new account's is (long enough, "
+        "not common, not all digits, not like the username)",
+    )
+
+    def validate(self, attrs: dict[str, str]) -> dict[str, str]:
+        try:
+            password_validation.validate_password(attrs["new_password"], self.context["user"])
+        except DjangoValidationError as exc:  # the new password's, so a form can show it there
+            raise serializers.ValidationError({"new_password": list(exc.messages)}) from None
+        return attrs
+
+
 class TokenSerializer(serializers.Serializer):
     token = serializers.CharField(help_text="send as 'Authorization: Token <token>'")
 

@@ -27,6 +27,7 @@ urlpatterns = [
     path("accounts/register", views.RegisterView.as_view(), name="register"),
     path("auth/token", views.TokenView.as_view(), name="token"),
     path("me", views.MeView.as_view(), name="me"),
+    path("me/password", views.PasswordView.as_view(), name="password"),
     path("games", views.GamesView.as_view(), name="games"),
     path("rulesets", views.RulesetsView.as_view(), name="rulesets"),
     path("matches", views.MatchListView.as_view(), name="matches"),

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import authenticate, get_user_model
+from django.contrib.auth import authenticate, get_user_model, update_session_auth_hash
 from django.contrib.auth.hashers import check_password
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
@@ -42,6 +42,7 @@ from accounts.tokens import TokenCheck, remembered
 from api import push
 from api import serializers as s
 from api.authentication import (
+    SessionAuthentication,
     TokenCheckingMixin,
     account_suspended,
     credential_of,
@@ -327,13 +328,7 @@ class TokenView(QueryChecked, APIView):
         if user is None and refused_as_suspended(request._request):
             raise account_suspended()
         if user is None and (wait := locked_for(request._request)):  # (its password unread)
-            raise ApiProblem(
-                429,
-                "login_locked",
-                "Too many failed log-ins",
-                f"too many failed log-ins for this account or address: retry in {wait} s",
-                headers={"Retry-After": str(wait)},
-            )
+            raise _login_locked(wait)
         invalid = ApiProblem(
             401, "invalid_credentials", "Invalid credentials", "wrong username or password"
         )
@@ -387,6 +382,78 @@ class TokenView(QueryChecked, APIView):
         if isinstance(request.auth, Token | TokenCheck):
             remembered.forget(request.auth.key)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+def _login_locked(wait: int) -> ApiProblem:
+    return ApiProblem(
+        429,
+        "login_locked",
+        "Too many failed log-ins",
+        f"too many failed log-ins for this account or address: retry in {wait} s",
+        headers={"Retry-After": str(wait)},
+    )
+
+
+class PasswordView(QueryChecked, APIView):
+    throttle_scope = "auth"
+
+    @extend_schema(
+        tags=["accounts"],
+        summary="Change your password",
+        description=(
+            "Your password now and the new one. The new password revokes the account's token "
+            "on every device (and ends its other sessions): the answer is the new token. A "
+            "wrong password now is a 400 `wrong_password` and counts as a failed log-in: past "
+            "a few, the next check must wait (429 `login_locked` with `Retry-After`)."
+        ),
+        request=s.PasswordChangeSerializer,
+        responses={200: s.TokenSerializer, **problems(400, 401, 403, 429)},
+    )
+    def post(self, request: Request) -> Response:
+        user = request.user
+        data = s.PasswordChangeSerializer(data=request.data, context={"user": user})
+        data.is_valid(raise_exception=True)
+        current, new = data.validated_data["password"], data.validated_data["new_password"]
+        username = user.get_username()
+        checked = authenticate(request._request, username=username, password=current)
+        if checked is None and (wait := locked_for(request._request)):  # (its password unread)
+            raise _login_locked(wait)
+        if checked is None:
+            raise _wrong_password(request, username)
+        with transaction.atomic():
+            # under the row's lock, as the password checked: an operator's new password or
+            # another change written meanwhile is not overwritten by this one
+            still = get_user_model().objects.select_for_update().get(pk=user.pk)
+            if still.password != checked.password and not check_password(current, still.password):
+                raise _wrong_password(request, username)
+            still.set_password(new)
+            still.save(update_fields=["password"])  # revokes its tokens (accounts/models.py)
+            token = Token.objects.create(user=still)
+        if isinstance(request.auth, Token | TokenCheck):
+            remembered.forget(request.auth.key)
+        remembered.put(token.key, still)
+        if isinstance(request.successful_authenticator, SessionAuthentication):
+            update_session_auth_hash(request._request, still)  # this session goes on
+        return Response({"token": token.key})
+
+
+def _wrong_password(request: Request, username: str) -> ApiProblem:
+    detail = "this is not your password"
+    headers = None
+    if wait := guard.wait_seconds(username, guard.client_address(request)):
+        detail += (
+            f"; too many failed log-ins for this account or address: the next attempt must "
+            f"wait {wait} s"
+        )
+        headers = {"Retry-After": str(wait)}
+    return ApiProblem(
+        400,
+        "wrong_password",
+        "Wrong password",
+        detail,
+        headers=headers,
+        errors={"password": ["this is not your password"]},
+    )
 
 
 def _user_json(user: Any) -> dict[str, Any]:
