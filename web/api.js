@@ -26,6 +26,7 @@
 /** @typedef {Schemas["MatchCreate"]} MatchCreate */
 /** @typedef {Paths["/api/accounts/register"]["post"]["requestBody"]["content"]["application/json"]} RegisterRequest */
 /** @typedef {Paths["/api/auth/token"]["post"]["requestBody"]["content"]["application/json"]} LogInRequest */
+/** @typedef {Paths["/api/me/password"]["post"]["requestBody"]["content"]["application/json"]} PasswordChangeRequest */
 /** @typedef {NonNullable<Operations["matches_list"]["parameters"]["query"]>} MatchListQuery */
 /** @typedef {NonNullable<Operations["matches_events_retrieve"]["parameters"]["query"]>} EventsQuery */
 /** @typedef {Operations["matches_stream_retrieve"]} StreamOperation */
@@ -211,6 +212,15 @@ export async function logIn(request) {
 /** Revokes the token. */
 export async function logOut() {
   await call("DELETE", "/auth/token");
+}
+
+/**
+ * Changes the account's password: the answer is the account's new token (the new password
+ * revoked the old one, on every device).
+ * @param {PasswordChangeRequest} request @returns {Promise<Token>}
+ */
+export async function changePassword(request) {
+  return /** @type {Token} */ (await call("POST", "/me/password", { body: request }));
 }
 
 /** @returns {Promise<User>} */

@@ -1,6 +1,7 @@
 // @ts-check
 // The reference client: log in, a lobby, and a table for each game (Golf, Hearts, Ninety-Nine). One page,
-// routed by the URL's hash: #/ is the lobby, #/match/<id> a table.
+// routed by the URL's hash: #/ is the lobby, #/match/<id> a table, #/password the form that
+// changes the account's password.
 
 import * as api from "./api.js";
 import { GolfTable } from "./golf.js";
@@ -133,7 +134,54 @@ function showAccount(user) {
     }),
   );
   const lobby = el("a", { href: "#/" }, ["Lobby"]);
-  account.replaceChildren(lobby, el("span", { class: "who" }, [`${user.username}`]), out);
+  const password = el("a", { href: "#/password" }, ["Password"]);
+  account.replaceChildren(lobby, el("span", { class: "who" }, [`${user.username}`]), password, out);
+}
+
+/** The form that changes the account's password. @param {number} turn the route that shows it */
+async function passwordPage(turn) {
+  const user = await api.me();
+  if (turn !== routed) return;
+  showAccount(user);
+  const current = el("input", { id: "current-password", name: "password", type: "password", autocomplete: "current-password", required: "" });
+  const form = el("form", { class: "panel login", "aria-labelledby": "password-title" }, [
+    el("h2", { id: "password-title" }, ["Change your password"]),
+    // (the name, unseen, lets a password manager file the new password under the account)
+    el("input", { type: "hidden", name: "username", autocomplete: "username", value: user.username }),
+    el("label", { for: "current-password" }, ["Password now"]),
+    current,
+    el("label", { for: "new-password" }, ["New password"]),
+    el("input", { id: "new-password", name: "new_password", type: "password", autocomplete: "new-password", required: "", minlength: "8" }),
+    el("p", { class: "help" }, ["Every device logged in to this account is logged out, but this one."]),
+    el("div", { class: "buttons" }, [
+      el("button", { type: "submit" }, ["Change password"]),
+      el("a", { href: "#/" }, ["Cancel"]),
+    ]),
+  ]);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    const button = form.querySelector("button[type=submit]");
+    if (button) button.setAttribute("disabled", "");
+    void guarded(async () => {
+      try {
+        const { token } = await api.changePassword({ password: String(data.get("password") ?? ""), new_password: String(data.get("new_password") ?? "") });
+        api.saveToken(token);
+        clearError();
+        const done = el("section", { class: "panel login", "aria-labelledby": "password-title" }, [
+          el("h2", { id: "password-title", tabindex: "-1" }, ["Password changed"]),
+          el("p", {}, ["Your other devices must log in again."]),
+          el("p", {}, [el("a", { href: "#/" }, ["Back to the lobby"])]),
+        ]);
+        main.replaceChildren(done);
+        done.querySelector("h2")?.focus();
+      } finally {
+        button?.removeAttribute("disabled");
+      }
+    });
+  });
+  main.replaceChildren(form);
+  current.focus();
 }
 
 /** @param {string} value @param {string} text @param {boolean} selected */
@@ -624,6 +672,7 @@ async function route() {
   }
   const failure = await guarded(async () => {
     if (matched && matched[1]) await matchPage(matched[1].toLowerCase(), turn);
+    else if (location.hash === "#/password") await passwordPage(turn);
     else await lobbyPage(turn);
   });
   if (failure !== null && turn === routed && api.savedToken()) {

@@ -88,7 +88,10 @@
 //   localListed    a local match in your list: "2 players on this device", with or
 //                  without COMs, and no empty "against";
 //   youNamed       an opponent whose username is "you" is not taken for you: its grid
-//                  is "you's grid", yours "Your grid"; the card it drew "you's drawn card".
+//                  is "you's grid", yours "Your grid"; the card it drew "you's drawn card";
+//   passwordChange the account's "Password" form: a wrong password now said, the form and
+//                  the token kept; the right one sends both, keeps the new token, and
+//                  says so, with the way back to the lobby.
 //
 //   CLIENT_FAULTS_ONLY=name,name runs those scenarios alone.
 //
@@ -1589,6 +1592,40 @@ scenarios.youNamed = async () => {
     drawn: await page.locator(".drawn-card").getAttribute("aria-label"),
     holds: await page.locator(".drawn figcaption").textContent(),
   };
+};
+
+scenarios.passwordChange = async () => {
+  const posts = [];
+  const { page } = await open(async (method, path, query, request) => {
+    if (path === "/me") return json(200, { id: 1, username: "alice", email: "", is_staff: false });
+    if (path === "/me/password" && method === "POST") {
+      const body = request.postDataJSON();
+      posts.push({ body, authorization: request.headers().authorization ?? null });
+      if (body.password !== "pw-alice-123") {
+        return json(400, { type: "about:blank", title: "Wrong password", status: 400, detail: "this is not your password", code: "wrong_password", errors: { password: ["this is not your password"] } });
+      }
+      return json(200, { token: "the-new-token" });
+    }
+    if (path === "/games") return json(200, GAMES);
+    if (path === "/matches") return pageOf([], query);
+    return problem(404, "not_found", "Not found", path);
+  }, { hash: "#/" });
+  await page.getByRole("link", { name: "Password" }).click();
+  const form = page.getByRole("form", { name: "Change your password" });
+  await form.waitFor();
+  const focused = await page.evaluate(() => document.activeElement?.id ?? null);
+  await page.getByLabel("Password now").fill("pw-alice-124");
+  await page.getByLabel("New password").fill("Another-pass-789");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await page.locator("#errors:not([hidden])").waitFor();
+  const refused = { ...(await tableState(page)), formShown: await form.isVisible() };
+  await page.getByLabel("Password now").fill("pw-alice-123");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await page.getByRole("heading", { name: "Password changed" }).waitFor();
+  const done = { ...(await tableState(page)), text: await page.locator("#main").innerText(), focused: await page.evaluate(() => document.activeElement?.textContent ?? null) };
+  await page.getByRole("link", { name: "Back to the lobby" }).click();
+  await page.locator(".lobby").waitFor();
+  return { focused, refused, done, posts, lobby: await page.evaluate(() => location.hash) };
 };
 
 const result = { done: false, scenarios: {} };

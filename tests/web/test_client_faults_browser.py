@@ -640,3 +640,25 @@ def test_every_game_says_why_a_match_was_aborted(scenarios):
     assert seen["whileShown"] == {"prompt": stopped, "log": ["The match was stopped."]}
     for game in ("ninetyNine", "hearts", "golf"):
         assert seen[game] == {"prompt": stopped, "reads": []}, game
+
+
+def test_a_player_changes_their_password_and_keeps_the_new_token(scenarios):
+    seen = seen_in(scenarios, "passwordChange")
+    assert seen["focused"] == "current-password"
+    sent = {"password": "pw-alice-124", "new_password": "Another-pass-789"}
+    assert seen["posts"][0] == {"body": sent, "authorization": "Bearer a-token"}
+    # refused: the API's words, the form and the token kept
+    refused = seen["refused"]
+    assert refused["message"].startswith("Wrong password: this is not your password"), refused
+    assert refused["formShown"] and refused["token"] == "a-token"
+    # done: the new token saved and said so, the focus on the news; then the lobby
+    assert seen["posts"][1]["body"] == {**sent, "password": "pw-alice-123"}
+    done = seen["done"]
+    assert done["token"] == "the-new-token" and done["message"] is None, done
+    said = [line for line in done["text"].split("\n") if line]
+    assert said == [
+        "Password changed",
+        "Your other devices must log in again.",
+        "Back to the lobby",
+    ]
+    assert done["focused"] == "Password changed" and seen["lobby"] == "#/"
