@@ -72,12 +72,12 @@ def test_staff_log_in_moderate_and_read_a_running_match_without_hidden_cards(liv
     assert summary["dashboardTitle"].startswith("Operations dashboard")
     assert summary["dashboardActive"] == {"golf": 2, "hearts": 1, "ninety-nine": 1}
     # the suspension and its lifting, on the page and in the admin log under the operator
-    # (the admin's message list capitalizes a message's first letter)
+    # (the username as written: Django's own message list capitalised "Mallory")
     suspended, lifted = summary["suspendedMessage"].strip(), summary["liftedMessage"].strip()
-    assert suspended.startswith("Mallory: Suspended; reason: a browser test of the console")
+    assert suspended.startswith("mallory: Suspended; reason: a browser test of the console")
     assert "running matches: abort them (1 aborted, 0 skipped)" in suspended
     assert summary["liftShown"] and summary["suspendShownAgain"]
-    assert lifted.startswith("Mallory: Lifted the suspension")
+    assert lifted.startswith("mallory: Lifted the suspension")
     target.refresh_from_db()
     theirs.refresh_from_db()
     assert target.suspended_at is None and theirs.status == "aborted"
