@@ -21,7 +21,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
-from django.contrib.admin.utils import get_fields_from_path
+from django.contrib.admin.utils import get_fields_from_path, unquote
 from django.core.exceptions import BadRequest, PermissionDenied, ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, StreamingHttpResponse
@@ -270,6 +270,7 @@ class MatchAdmin(
     exclude = ("rules",)
     actions = ("verify_selected", "abort_selected")
     ABORT_AT_ONCE = 100  # matches one confirmation names (a "select all" beyond: the first)
+    VERIFY_AT_ONCE = 100  # matches one request verifies (each replays its whole log)
 
     def get_search_results(
         self, request: HttpRequest, queryset: QuerySet[Match], search_term: str
@@ -461,6 +462,17 @@ class MatchAdmin(
 
     @admin.action(description="Verify the selected matches' logs", permissions=["verify"])
     def verify_selected(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+        """Each selected match verified, at most ``VERIFY_AT_ONCE`` in one request: "select
+        all" takes every match the filters find, and each replays its log."""
+        selected_count = queryset.count()
+        if selected_count > self.VERIFY_AT_ONCE:
+            note = (
+                f"{selected_count} matches selected: the list verifies at most "
+                f"{self.VERIFY_AT_ONCE} at once. Narrow the selection, or verify every match "
+                f"with the command verify_match --all (in parallel workers)."
+            )
+            self.message_user(request, note, messages.WARNING)
+            return
         for selected in queryset:
             match, report = self._verify(request, selected)
             level = messages.SUCCESS if report.ok else messages.ERROR
@@ -567,6 +579,32 @@ class MatchEventAdmin(
             )
         match_id = searched_id(search_term)
         return (queryset.none() if match_id is None else queryset.filter(match_id=match_id)), False
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        """An event's page, refusing the post-match audit (``?audit=1``) as the match's page
+        does: 403 without the permission, 409 while the match runs (the request was ignored,
+        a 200 with the redacted payload)."""
+        if wants_audit(request):
+            if not request.user.has_perm(AUDIT_PERMISSION):
+                raise PermissionDenied("the post-match audit needs golf.view_match_audit")
+            event = self.get_object(request, unquote(object_id))
+            if event is not None and not event.match.ended:
+                context = {
+                    **self.admin_site.each_context(request),
+                    "match": event.match,
+                    "opts": Match._meta,
+                    "title": f"Match {event.match.id}: no audit yet",
+                }
+                return TemplateResponse(
+                    request, "admin/golf/match/audit_refused.html", context, status=409
+                )
+        return super().change_view(request, object_id, form_url, extra_context)
 
     def changelist_view(self, request: HttpRequest, extra_context: Any = None) -> HttpResponse:
         if not request.GET.get("q") and "match__id__exact" not in request.GET:

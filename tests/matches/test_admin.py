@@ -8,6 +8,7 @@ from django.test import override_settings
 from django.urls import reverse
 
 from matches.models import Match, MatchEvent, MatchStatus
+from matches.services import match_create
 
 pytestmark = pytest.mark.django_db
 
@@ -35,6 +36,25 @@ def test_state_page_hides_face_down_cards_while_running(admin_client, duel):
     dealt = MatchEvent.objects.get(match=duel, type="hole_dealt").payload
     for code in dealt["grids"][0] + dealt["grids"][1]:
         assert f"&quot;{code}&quot;" not in body
+
+
+def test_the_list_verifies_a_bounded_selection(admin_client, duel, monkeypatch):
+    """ "Select all" takes every match the filters find: past the bound, none is verified
+    in the request, and the page says how to verify them all."""
+    from django.contrib.admin.models import LogEntry
+
+    from matches.admin import MatchAdmin
+
+    monkeypatch.setattr(MatchAdmin, "VERIFY_AT_ONCE", 1)
+    match_create(creator=duel.created_by, seats=[{"type": "me"}, {"type": "com"}])
+    url = reverse("admin:golf_match_changelist")
+    every = {"action": "verify_selected", "select_across": "1", "index": "0"}
+    page = admin_client.post(url, {**every, "_selected_action": [duel.id]}, follow=True)
+    assert "2 matches selected: the list verifies at most 1 at once" in page.content.decode()
+    assert not LogEntry.objects.filter(change_message__startswith="Verified").exists()
+    one = {"action": "verify_selected", "_selected_action": [duel.id]}
+    assert "OK" in admin_client.post(url, one, follow=True).content.decode()
+    assert LogEntry.objects.filter(change_message__startswith="Verified").count() == 1
 
 
 def test_events_are_read_only(admin_client, duel):
