@@ -10,6 +10,7 @@ them while a match runs.
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from typing import Any
@@ -17,6 +18,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.models import LogEntry
+from django.contrib.admin.utils import unquote
 from django.contrib.auth import forms as auth_forms
 from django.contrib.auth.admin import UserAdmin
 from django.core.exceptions import PermissionDenied
@@ -172,6 +174,12 @@ class AccountChangeForm(OneScriptName, auth_forms.UserChangeForm):  # type: igno
     pass
 
 
+class PasswordSetBySuperuser(auth_forms.ReadOnlyPasswordHashWidget):
+    """The password's summary, without the link to set it (``AccountAdmin.sets_password``)."""
+
+    template_name = "accounts/widgets/password_set_by_superuser.html"
+
+
 class AccountCreationForm(OneScriptName, auth_forms.AdminUserCreationForm):  # type: ignore[type-arg]
     pass
 
@@ -208,6 +216,28 @@ class AccountAdmin(FilterLookupsOnly, ActionsNeedPermission, UserAdmin):
         if self._another_operators(request, obj):
             return False
         return bool(super().has_change_permission(request, obj))
+
+    @staticmethod
+    def sets_password(request: HttpRequest, obj: Any) -> bool:
+        """Whether the operator may set ``obj``'s password: its own, or as a superuser any.
+        Whoever sets a player's password can log in as the player and see their hand, so a
+        moderator, who sees no more than a spectator, does not (docs/admin.md)."""
+        return bool(request.user.is_superuser or obj.pk == request.user.pk)
+
+    def user_change_password(self, request: HttpRequest, id: str, form_url: str = "") -> Any:
+        user = self.get_object(request, unquote(id))
+        if user is not None and not self.sets_password(request, user):
+            raise PermissionDenied("only a superuser sets another account's password")
+        return super().user_change_password(request, id, form_url)
+
+    def get_form(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
+        form = super().get_form(request, obj, **kwargs)
+        field = form.base_fields.get("password")
+        if obj is not None and field is not None and not self.sets_password(request, obj):
+            field = copy.deepcopy(field)  # (the class's own field is every form's)
+            field.widget = PasswordSetBySuperuser()
+            form.base_fields["password"] = field
+        return form
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         """... and to delete."""
@@ -279,7 +309,11 @@ class AccountAdmin(FilterLookupsOnly, ActionsNeedPermission, UserAdmin):
         form_url: str = "",
         extra_context: dict[str, Any] | None = None,
     ) -> HttpResponse:
-        context = {**(extra_context or {}), "can_suspend": self.has_suspend_permission(request)}
+        # (offered only where it can be done: not on the operator's own account, nor, to
+        # staff who are not superusers, on another operator's)
+        shown = self.get_object(request, unquote(object_id))
+        can_suspend = shown is not None and may_suspend(request.user, shown) is None
+        context = {**(extra_context or {}), "can_suspend": can_suspend}
         return super().change_view(request, object_id, form_url, context)
 
     def _matches(self, obj: User) -> list[Match]:
@@ -367,16 +401,23 @@ class AccountAdmin(FilterLookupsOnly, ActionsNeedPermission, UserAdmin):
         users = self._users(request)
         if not users:
             self.message_user(request, "No account to suspend was named.", messages.WARNING)
-            return HttpResponseRedirect(reverse("admin:accounts_user_changelist"))
+            return self._back(request, users)
         form = SuspendForm(request.POST if request.method == "POST" else None)
         if request.method == "POST" and form.is_valid():
             for user in users:
                 self._suspend(request, user, form.cleaned_data)
-            if len(users) == 1:
-                page = reverse("admin:accounts_user_change", args=[users[0].pk])
-                return HttpResponseRedirect(page)
-            return HttpResponseRedirect(reverse("admin:accounts_user_changelist"))
+            return self._back(request, users)
         return self._suspend_page(request, users, form)
+
+    def _back(self, request: HttpRequest, users: list[User]) -> HttpResponse:
+        """After a suspension or a lift: the account's page (the list, for several), or,
+        for staff who may suspend but not see accounts, the admin's index (with the
+        messages that say what was done)."""
+        if len(users) == 1 and self.has_view_or_change_permission(request, users[0]):
+            return HttpResponseRedirect(reverse("admin:accounts_user_change", args=[users[0].pk]))
+        if self.has_view_or_change_permission(request):
+            return HttpResponseRedirect(reverse("admin:accounts_user_changelist"))
+        return HttpResponseRedirect(reverse("admin:index"))
 
     def _suspend_page(self, request: HttpRequest, users: list[User], form: Any) -> HttpResponse:
         context = {
@@ -427,7 +468,7 @@ class AccountAdmin(FilterLookupsOnly, ActionsNeedPermission, UserAdmin):
         user = get_object_or_404(User, pk=object_id)
         if request.method == "POST":
             self._lift(request, user)
-        return HttpResponseRedirect(reverse("admin:accounts_user_change", args=[user.pk]))
+        return self._back(request, [user])
 
     def _lift(self, request: HttpRequest, user: User) -> None:
         try:

@@ -45,8 +45,8 @@ def may_suspend(operator: Any, user: User) -> str | None:
         return "you may not suspend accounts"
     if operator.pk == user.pk:
         return "you cannot suspend your own account"
-    if user.is_superuser and not operator.is_superuser:
-        return "only a superuser may suspend a superuser"
+    if (user.is_staff or user.is_superuser) and not operator.is_superuser:
+        return "only a superuser may suspend another operator's account"
     return None
 
 
@@ -131,6 +131,8 @@ def account_lift(*, user: User, by: User) -> Suspension:
     """Lift ``user``'s suspension: it may log in again (its old tokens stay revoked)."""
     if not by.has_perm("accounts.suspend_user"):
         raise ModerationError("you may not lift suspensions")
+    if (user.is_staff or user.is_superuser) and not by.is_superuser and by.pk != user.pk:
+        raise ModerationError("only a superuser may lift another operator's suspension")
     locked = User.objects.select_for_update().get(pk=user.pk)
     suspension = Suspension.objects.filter(user=locked, lifted_at__isnull=True).first()
     if locked.suspended_at is None or suspension is None:

@@ -11,7 +11,7 @@ from django.urls import reverse
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from accounts.moderation import account_lift, account_suspend
+from accounts.moderation import ModerationError, account_lift, account_suspend
 from accounts.tokens import remembered, revoked_by_suspension
 from matches import errors
 from matches.models import Match, MatchEvent, MatchStatus, Seat, SeatKind
@@ -386,6 +386,49 @@ def test_a_reason_is_required_and_nobody_suspends_themselves(client, bob, modera
         assert user.suspended_at is None
 
 
+def test_suspend_is_offered_where_it_can_be_done_and_another_operator_is_a_superusers(
+    client, bob, moderator, clerk, django_user_model
+):
+    root = django_user_model.objects.create_superuser("root", password="pw-root-123")
+    client.force_login(moderator)
+
+    def offered(user):
+        page = client.get(reverse("admin:accounts_user_change", args=[user.pk]))
+        return "Suspend…" in page.content.decode()
+
+    assert [offered(u) for u in (bob, moderator, clerk, root)] == [True, False, False, False]
+    follow = suspend(client, clerk, "abort")
+    clerk.refresh_from_db()
+    assert clerk.suspended_at is None
+    answer = client.get(follow["Location"]).content.decode()
+    assert "only a superuser may suspend another operator&#x27;s account" in answer
+    # a superuser may, and only a superuser lifts it
+    account_suspend(user=clerk, by=root, reason="a test", running="abort")
+    with pytest.raises(ModerationError, match="only a superuser may lift"):
+        account_lift(user=clerk, by=moderator)
+    account_lift(user=clerk, by=root)
+
+
+def test_staff_who_may_suspend_but_not_see_accounts_land_where_they_may(
+    client, bob, django_user_model
+):
+    """After a suspension or a lift, staff holding only ``suspend_user`` were sent to the
+    account's page, a bare 403, the news of what was done unread: now to the index."""
+    warden = django_user_model.objects.create_user("wanda", password="pw-wanda-123", is_staff=True)
+    grant(warden, "suspend_user")
+    client.force_login(warden)
+    answer = suspend(client, bob, "abort")
+    assert answer.status_code == 302 and answer["Location"] == reverse("admin:index")
+    bob.refresh_from_db()
+    assert bob.suspended_at is not None
+    index = client.get(answer["Location"])
+    assert index.status_code == 200 and "bob: Suspended; reason:" in index.content.decode()
+    lifted = client.post(reverse("admin:accounts_user_lift", args=[bob.pk]))
+    assert lifted.status_code == 302 and lifted["Location"] == reverse("admin:index")
+    bob.refresh_from_db()
+    assert bob.suspended_at is None
+
+
 def test_staff_without_the_permission_neither_see_nor_use_it(client, bob, clerk):
     client.force_login(clerk)
     page = client.get(reverse("admin:accounts_user_change", args=[bob.pk]))
@@ -557,9 +600,21 @@ def test_a_moderator_can_neither_raise_its_privileges_nor_change_another_operato
     assert root.check_password("pw-root-123")
     page = client.get(reverse("admin:accounts_user_change", args=[root.pk]))
     assert page.status_code == 200 and 'name="username"' not in page.content.decode()
-    # a player's password it may set (a moderator's job)
+    # nor a player's: whoever sets it can log in as the player and see their hand
     reset = client.post(reverse("admin:auth_user_password_change", args=[alice.pk]), password)
-    assert reset.status_code == 302
+    assert reset.status_code == 403
+    alice.refresh_from_db()
+    assert alice.check_password("pw-alice-123")
+    page = client.get(reverse("admin:accounts_user_change", args=[alice.pk])).content.decode()
+    assert 'name="username"' in page and "../password/" not in page
+    assert "Only a superuser sets another account's password" in page
+    # its own it may
+    own_password = {**password, "usable_password": "true"}
+    url = reverse("admin:auth_user_password_change", args=[moderator.pk])
+    assert client.post(url, own_password).status_code == 302
+    moderator.refresh_from_db()
+    assert moderator.check_password("Taken-over-9876")
+    client.force_login(moderator)  # (its session ended with its old password)
     # nor shut a player out but by a suspension (with its reason and record)
     shut = {**form, "username": alice.username}
     del shut["is_active"], shut["is_superuser"]
@@ -568,6 +623,10 @@ def test_a_moderator_can_neither_raise_its_privileges_nor_change_another_operato
     )
     alice.refresh_from_db()
     assert alice.is_active
+    # a superuser's page of the player still links to the password's form
+    client.force_login(root)
+    page = client.get(reverse("admin:accounts_user_change", args=[alice.pk])).content.decode()
+    assert "../password/" in page
 
 
 def test_a_moderator_cannot_delete_another_operator(client, alice, moderator, django_user_model):
