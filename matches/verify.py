@@ -53,7 +53,8 @@ class Report:
     def lines(self) -> list[str]:
         head = (
             f"{self.match_id}: {'OK' if self.ok else 'FAULT'} "
-            f"({self.events} events, {self.checked_deals} deals and reshuffles checked)"
+            f"({_counted(self.events, 'event')}, "
+            f"{_counted(self.checked_deals, 'deal or reshuffle', 'deals and reshuffles')} checked)"
         )
         return [
             head,
@@ -65,6 +66,11 @@ class Report:
 # A card code, and a hex run as long as a seed: what a fault of a running match's
 # verification may quote from the seed's deal (the cards it should have dealt, the seed).
 _SECRET = re.compile(r"\b(?:[2-9TJQKA][SHDC]|X[RB])\b|\b[0-9a-f]{32,}\b")
+
+
+def _counted(n: int, one: str, many: str | None = None) -> str:
+    """``1 event``, ``2 events``."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
 
 
 def report_lines(report: Report, match: Match) -> list[str]:
