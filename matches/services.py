@@ -698,6 +698,11 @@ def match_join(*, match_id: object, user: AbstractBaseUser, seat: int | None = N
         )
     if any(s.user_id == user.pk for s in seats):
         raise errors.AlreadySeated("you already have a seat in this match")
+    if any(s.handed_from_id == user.pk for s in seats):  # (a suspension's, in a lobby)
+        raise errors.AlreadySeated(
+            "you held a seat of this match, now a COM's: you know its cards, so you may not "
+            "take another"
+        )
     open_seats = [s for s in seats if s.kind == SeatKind.OPEN and (seat is None or s.index == seat)]
     if not open_seats:
         raise errors.NoOpenSeat(

@@ -252,6 +252,23 @@ def test_a_join_or_a_new_match_let_in_before_a_suspension_is_refused_after_it(
     assert not Match.objects.filter(created_by=bob).exists()
 
 
+def test_a_seat_handed_over_in_a_lobby_leaves_its_player_no_other_seat_there(
+    bob, moderator, django_user_model
+):
+    """A lobby's cards are dealt: its creator, suspended with the lobby handed to a COM and
+    then lifted, knew that COM's hand, and could have joined the lobby's open seat."""
+    carol = django_user_model.objects.create_user("carol", password="pw-carol-123")
+    lobby = match_create(
+        creator=carol, game="hearts", seats=[{"type": "me"}, {"type": "open"}, {"type": "com"}]
+    )
+    account_suspend(user=carol, by=moderator, reason="a test", running="com")
+    account_lift(user=carol, by=moderator)
+    carol.refresh_from_db()
+    with pytest.raises(errors.AlreadySeated, match="you know its cards"):
+        match_join(match_id=lobby.id, user=carol)
+    match_join(match_id=lobby.id, user=bob)  # (anyone else may)
+
+
 def test_aborting_a_suspended_accounts_matches_takes_those_it_made_to_watch_too(
     bob, moderator, django_capture_on_commit_callbacks
 ):
