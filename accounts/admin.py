@@ -448,9 +448,10 @@ class AccountAdmin(FilterLookupsOnly, ActionsNeedPermission, UserAdmin):
             return
         running = RunningMatches(data["running"])
         done = "aborted" if running == RunningMatches.ABORT else "handed to a normal COM"
+        watched = f", {len(result.watched)} made to watch, playing on" if result.watched else ""
         summary = (
             f"Suspended; reason: {result.suspension.reason}; running matches: {running.label} "
-            f"({len(result.handled)} {done}, {len(result.skipped)} skipped); "
+            f"({len(result.handled)} {done}, {len(result.skipped)} skipped{watched}); "
             f"{result.tokens_revoked} token(s) revoked"
         )
         self.log_change(request, user, summary)

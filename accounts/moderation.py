@@ -37,6 +37,7 @@ class SuspendResult:
     tokens_revoked: int
     handled: list[str] = field(default_factory=list)  # match ids aborted or handed over
     skipped: dict[str, str] = field(default_factory=dict)  # match id -> why not
+    watched: list[str] = field(default_factory=list)  # made to watch: they play on
 
 
 def may_suspend(operator: Any, user: User) -> str | None:
@@ -109,7 +110,8 @@ def account_suspend(*, user: User, by: User, reason: str, running: str) -> Suspe
     result = SuspendResult(suspension, len(keys))
     for match_id, seats in running_seats(locked).items():
         if not seats and running != RunningMatches.ABORT:
-            continue  # made to watch: no seat of the account's to hand over; it plays on
+            result.watched.append(match_id)  # no seat of the account's to hand over
+            continue
         try:
             if running == RunningMatches.ABORT:
                 staff_abort(match_id=match_id, by=by, reason=ABORT_REASON)

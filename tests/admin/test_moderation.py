@@ -281,6 +281,21 @@ def test_aborting_a_suspended_accounts_matches_takes_those_it_made_to_watch_too(
     assert watched.status == MatchStatus.ABORTED
 
 
+def test_handing_over_a_suspended_accounts_matches_says_which_it_made_to_watch(
+    client, bob, moderator, django_capture_on_commit_callbacks
+):
+    """They play on (no seat of the account's to hand over): the summary counts them, as
+    the form's count of running matches did."""
+    coms = [{"type": "com", "level": "easy"}, {"type": "com", "level": "easy"}]
+    with django_capture_on_commit_callbacks(execute=False):  # (the COMs wait)
+        watched = match_create(creator=bob, spectate=True, seats=coms)
+    client.force_login(moderator)
+    page = client.get(suspend(client, bob, "com")["Location"]).content.decode()
+    assert "(0 handed to a normal COM, 0 skipped, 1 made to watch, playing on)" in page
+    watched.refresh_from_db()
+    assert watched.status == MatchStatus.ACTIVE
+
+
 def test_a_match_its_creator_no_longer_sits_in_is_not_theirs_to_abort(duel, alice, moderator):
     """alice made the match and sat in it; her seat went to a COM at a first suspension:
     the others play on, and a later suspension does not take the match from them."""
