@@ -1461,7 +1461,9 @@ scenarios.retryAfterCapped = async () => {
   });
   await page.clock.install();
   await atVersion(page, 10);
-  for (let i = 0; i < 50 && streams < 1; i += 1) await sleep(100);
+  // the 429 read and its wait begun (a fake timer): only then is the clock run (the count
+  // of streams goes up as the request comes, before the page has read its answer)
+  await page.locator(".connection", { hasText: "reconnecting" }).waitFor();
   await page.clock.runFor(59_000);
   const before = streams;
   await page.clock.runFor(2_000);
