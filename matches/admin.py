@@ -18,13 +18,20 @@ import traceback
 import uuid
 from typing import Any
 
+from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.utils import get_fields_from_path, unquote
 from django.core.exceptions import BadRequest, PermissionDenied, ValidationError
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, StreamingHttpResponse
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotAllowed,
+    HttpResponseRedirect,
+    StreamingHttpResponse,
+)
 from django.shortcuts import get_object_or_404
 from django.template.loader import select_template
 from django.template.response import TemplateResponse
@@ -35,9 +42,9 @@ from cards.errors import UNREADABLE_LOG
 from config.env import PUBLIC_CHAIN_KEY
 from games import all_games, event_types
 from matches import errors
-from matches.models import ENDED_STATUSES, Match, MatchEvent, Seat
+from matches.models import ENDED_STATUSES, Match, MatchEvent, Seat, SeatKind
 from matches.selectors import all_events_of_seat, audit_record
-from matches.services import match_abort
+from matches.services import match_abort, seat_to_com
 from matches.store import game_of, load_events, to_event
 from matches.verify import Report, report_lines, verify_match_now
 
@@ -214,6 +221,14 @@ class EventTypeFilter(RegistryFilter):
         return event_types()
 
 
+class HandOverForm(forms.Form):
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        max_length=2000,
+        help_text="why (kept in the admin's log; the match's log names only the operator)",
+    )
+
+
 class SeatInline(StaffMayRead, ReadOnlyMixin, admin.TabularInline):
     model = Seat
     fields = ("index", "kind", "user", "com_level", "handed_from", "to_act", "joined_at")
@@ -295,6 +310,9 @@ class MatchAdmin(
     def has_audit_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm(AUDIT_PERMISSION)
 
+    def has_hand_over_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("golf.hand_over_seat")
+
     @admin.display(description="rules")
     def rules_pretty(self, obj: Match) -> str:
         return format_html("<pre>{}</pre>", json.dumps(obj.rules, indent=2))
@@ -312,6 +330,11 @@ class MatchAdmin(
         extra = [
             path("<uuid:match_id>/state/", view(self.state_view), name="golf_match_state"),
             path("<uuid:match_id>/verify/", view(self.verify_view), name="golf_match_verify"),
+            path(
+                "<uuid:match_id>/seats/<int:index>/hand-over/",
+                view(self.hand_over_view),
+                name="golf_match_hand_over",
+            ),
             path(
                 "<uuid:match_id>/audit/download/",
                 view(self.audit_download),
@@ -407,13 +430,52 @@ class MatchAdmin(
         return TemplateResponse(request, "admin/golf/match/state.html", context)
 
     def _context(self, request: HttpRequest, match: Match) -> dict[str, Any]:
+        players = []  # the seats a COM could take over, to whom may hand them
+        if not match.ended and self.has_hand_over_permission(request):
+            players = list(match.seats.filter(kind=SeatKind.HUMAN).select_related("user"))
         return {
             **self.admin_site.each_context(request),
             "match": match,
             "opts": self.model._meta,
             "can_verify": self.has_verify_permission(request),
             "can_audit": self.has_audit_permission(request),
+            "hand_over_seats": players,
         }
+
+    def hand_over_view(self, request: HttpRequest, match_id: str, index: int) -> HttpResponse:
+        """A player's seat of a running match handed to a COM of the game's middle level
+        (:func:`matches.services.seat_to_com`), for a reason the admin's log keeps: asked
+        first (GET), done on POST. For a player gone for good from a match with no turn
+        timer, whom suspending the whole account would be too much for."""
+        if not self.has_hand_over_permission(request):
+            raise PermissionDenied("handing a seat over needs golf.hand_over_seat")
+        match = get_object_or_404(Match, pk=match_id)
+        seat = get_object_or_404(Seat.objects.select_related("user"), match=match, index=index)
+        back = reverse("admin:golf_match_state", args=[match.pk])
+        if match.ended or seat.kind != SeatKind.HUMAN:
+            why = "the match has ended" if match.ended else "the seat is not a player's"
+            self.message_user(request, f"seat {index}: {why}: nothing handed over", messages.ERROR)
+            return HttpResponseRedirect(back)
+        form = HandOverForm(request.POST if request.method == "POST" else None)
+        if request.method == "POST" and form.is_valid():
+            player = seat.user.username if seat.user else "?"
+            try:
+                seat_to_com(match_id=match.pk, seat=index, by=request.user)
+            except errors.ServiceError as exc:
+                self.message_user(request, f"seat {index}: {exc.detail}", messages.ERROR)
+            else:
+                reason = form.cleaned_data["reason"]
+                note = f"Handed seat {index} ({player}) to a COM; reason: {reason}"
+                self.log_change(request, match, note)
+                self.message_user(request, note, messages.SUCCESS)
+            return HttpResponseRedirect(back)
+        context = {
+            **self._context(request, match),
+            "title": f"Hand seat {index} of match {match.id} to a COM",
+            "seat": seat,
+            "form": form,
+        }
+        return TemplateResponse(request, "admin/golf/match/hand_over.html", context)
 
     def verify_view(self, request: HttpRequest, match_id: str) -> HttpResponse:
         """Runs :func:`matches.verify.verify_match` and shows its report on the match page."""

@@ -122,6 +122,7 @@ class Match(models.Model):
             ("abort_match", "Can abort a match"),
             ("reenqueue_match", "Can re-enqueue a stalled match's COM turn or timer"),
             ("view_match_audit", "Can open a finished match's audit (every card revealed)"),
+            ("hand_over_seat", "Can hand a player's seat of a running match to a COM"),
         ]
 
     def __str__(self) -> str:
