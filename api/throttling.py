@@ -123,9 +123,10 @@ class UserRateThrottle(throttling.UserRateThrottle, AtomicRate):
 
 
 class ScopedRateThrottle(throttling.ScopedRateThrottle, AtomicRate):
-    #: Scopes whose POSTs are counted per address even with a token: making accounts and
-    #: logging in (each new account's token would otherwise open a fresh allowance to the
-    #: same address). Logging out (DELETE) is the account's own, counted per account.
+    #: Scopes whose POSTs are counted per address even with a token: making accounts,
+    #: logging in and changing a password (each new account's token would otherwise open a
+    #: fresh allowance to the same address). Logging out (DELETE) is the account's own,
+    #: counted per account.
     BY_ADDRESS = frozenset({"auth"})
     #: Scopes that price reads by their cost: not let through uncounted while the cache is
     #: down (its checkpoints down with it, a past state replays its whole log).

@@ -394,6 +394,25 @@ def _login_locked(wait: int) -> ApiProblem:
     )
 
 
+def _wrong_password(request: Request, username: str) -> ApiProblem:
+    detail = "this is not your password"
+    headers = None
+    if wait := guard.wait_seconds(username, guard.client_address(request)):
+        detail += (
+            f"; too many failed log-ins for this account or address: the next attempt must "
+            f"wait {wait} s"
+        )
+        headers = {"Retry-After": str(wait)}
+    return ApiProblem(
+        400,
+        "wrong_password",
+        "Wrong password",
+        detail,
+        headers=headers,
+        errors={"password": ["this is not your password"]},
+    )
+
+
 class PasswordView(QueryChecked, APIView):
     throttle_scope = "auth"
 
@@ -416,44 +435,33 @@ class PasswordView(QueryChecked, APIView):
         current, new = data.validated_data["password"], data.validated_data["new_password"]
         username = user.get_username()
         checked = authenticate(request._request, username=username, password=current)
+        if checked is None and refused_as_suspended(request._request):  # (suspended since)
+            raise account_suspended()
         if checked is None and (wait := locked_for(request._request)):  # (its password unread)
             raise _login_locked(wait)
         if checked is None:
             raise _wrong_password(request, username)
         with transaction.atomic():
-            # under the row's lock, as the password checked: an operator's new password or
-            # another change written meanwhile is not overwritten by this one
+            # under the row's lock, the account as its password was checked (as at a log-in):
+            # a suspension or deactivation written meanwhile is not outlived by a token made
+            # here, nor an operator's new password or another change overwritten
             still = get_user_model().objects.select_for_update().get(pk=user.pk)
+            if still.suspended_at is not None:
+                raise account_suspended()
+            if not still.is_active:
+                raise AuthenticationFailed("this account is no longer active")
             if still.password != checked.password and not check_password(current, still.password):
                 raise _wrong_password(request, username)
+            revoked = list(Token.objects.filter(user=still).values_list("key", flat=True))
             still.set_password(new)
             still.save(update_fields=["password"])  # revokes its tokens (accounts/models.py)
             token = Token.objects.create(user=still)
-        if isinstance(request.auth, Token | TokenCheck):
-            remembered.forget(request.auth.key)
+        for key in revoked:  # (the token a session-authenticated caller did not send too)
+            remembered.forget(key)
         remembered.put(token.key, still)
         if isinstance(request.successful_authenticator, SessionAuthentication):
             update_session_auth_hash(request._request, still)  # this session goes on
         return Response({"token": token.key})
-
-
-def _wrong_password(request: Request, username: str) -> ApiProblem:
-    detail = "this is not your password"
-    headers = None
-    if wait := guard.wait_seconds(username, guard.client_address(request)):
-        detail += (
-            f"; too many failed log-ins for this account or address: the next attempt must "
-            f"wait {wait} s"
-        )
-        headers = {"Retry-After": str(wait)}
-    return ApiProblem(
-        400,
-        "wrong_password",
-        "Wrong password",
-        detail,
-        headers=headers,
-        errors={"password": ["this is not your password"]},
-    )
 
 
 def _user_json(user: Any) -> dict[str, Any]:

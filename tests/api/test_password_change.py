@@ -7,9 +7,12 @@ from __future__ import annotations
 import pytest
 from django.core.cache import cache
 from django.test import Client
+from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from accounts import guard
+from accounts.moderation import account_lift, account_suspend
+from api import views
 from tests.api.conftest import assert_problem
 
 pytestmark = pytest.mark.django_db
@@ -69,7 +72,8 @@ def test_wrong_passwords_count_as_failed_log_ins(users, alice, monkeypatch):
     password, tries the old one as a log-in would."""
     monkeypatch.setattr(guard.time, "time", lambda: 1_000_000.0)  # (no wait runs out)
     for _ in range(guard.ACCOUNT_FREE_FAILURES - 1):
-        assert "Retry-After" not in change(alice, "guess")
+        refused = assert_problem(change(alice, "guess"), 400, "wrong_password")
+        assert "must wait" not in refused["detail"]
     last = assert_problem(change(alice, "guess"), 400, "wrong_password")
     assert f"must wait {guard.FIRST_DELAY:.0f} s" in last["detail"]
     # locked: the right password waits too, here and at the log-in
@@ -91,6 +95,33 @@ def test_a_session_goes_on_after_its_own_change_and_the_others_end(users):
     assert answer.status_code == 200
     assert this.get("/api/me").json()["username"] == "alice"
     assert other.get("/api/me").status_code in (401, 403)
+
+
+@pytest.mark.parametrize("when", ["before", "after"])
+def test_a_suspension_written_while_the_password_is_checked_is_not_outlived(
+    users, alice, monkeypatch, when
+):
+    """The old password checked (a slow hash), a suspension written just before or after
+    it: the change is refused as the suspension says, and no token made that would work
+    once the suspension is lifted."""
+    real = views.authenticate
+    root = type(users["alice"]).objects.create_superuser("root", password="pw-root-123")
+
+    def suspended_meanwhile(request, **credentials):
+        if when == "before":
+            account_suspend(user=users["alice"], by=root, reason="a test", running="abort")
+        checked = real(request, **credentials)
+        if when == "after":
+            account_suspend(user=users["alice"], by=root, reason="a test", running="abort")
+        return checked
+
+    monkeypatch.setattr(views, "authenticate", suspended_meanwhile)
+    assert_problem(change(alice, "pw-alice-123"), 403, "account_suspended")
+    monkeypatch.setattr(views, "authenticate", real)
+    account_lift(user=users["alice"], by=root)
+    users["alice"].refresh_from_db()
+    assert users["alice"].check_password("pw-alice-123")
+    assert not Token.objects.filter(user=users["alice"]).exists()
 
 
 def test_it_needs_an_account(anon):
