@@ -167,6 +167,7 @@ async function passwordPage(turn) {
       try {
         const { token } = await api.changePassword({ password: String(data.get("password") ?? ""), new_password: String(data.get("new_password") ?? "") });
         api.saveToken(token);
+        if (turn !== routed) return; // another page was asked for meanwhile: it stays
         clearError();
         const done = el("section", { class: "panel login", "aria-labelledby": "password-title" }, [
           el("h2", { id: "password-title", tabindex: "-1" }, ["Password changed"]),

@@ -91,7 +91,8 @@
 //                  is "you's grid", yours "Your grid"; the card it drew "you's drawn card";
 //   passwordChange the account's "Password" form: a wrong password now said, the form and
 //                  the token kept; the right one sends both, keeps the new token, and
-//                  says so, with the way back to the lobby.
+//                  says so, with the way back to the lobby; one answered after the player
+//                  went to the lobby keeps its token and leaves the lobby shown.
 //
 //   CLIENT_FAULTS_ONLY=name,name runs those scenarios alone.
 //
@@ -1598,15 +1599,18 @@ scenarios.youNamed = async () => {
 
 scenarios.passwordChange = async () => {
   const posts = [];
+  /** @type {Promise<void> | null} a change's answer held back until it is resolved */
+  let held = null;
   const { page } = await open(async (method, path, query, request) => {
     if (path === "/me") return json(200, { id: 1, username: "alice", email: "", is_staff: false });
     if (path === "/me/password" && method === "POST") {
       const body = request.postDataJSON();
       posts.push({ body, authorization: request.headers().authorization ?? null });
+      if (held) await held;
       if (body.password !== "pw-alice-123") {
         return json(400, { type: "about:blank", title: "Wrong password", status: 400, detail: "this is not your password", code: "wrong_password", errors: { password: ["this is not your password"] } });
       }
-      return json(200, { token: "the-new-token" });
+      return json(200, { token: posts.length > 2 ? "the-new-token-2" : "the-new-token" });
     }
     if (path === "/games") return json(200, GAMES);
     if (path === "/matches") return pageOf([], query);
@@ -1627,7 +1631,21 @@ scenarios.passwordChange = async () => {
   const done = { ...(await tableState(page)), text: await page.locator("#main").innerText(), focused: await page.evaluate(() => document.activeElement?.textContent ?? null) };
   await page.getByRole("link", { name: "Back to the lobby" }).click();
   await page.locator(".lobby").waitFor();
-  return { focused, refused, done, posts, lobby: await page.evaluate(() => location.hash) };
+  const lobby = await page.evaluate(() => location.hash);
+  // a change answered after the player went to the lobby: its token kept, the lobby left
+  let release = () => {};
+  held = new Promise((resolve) => (release = resolve));
+  await page.getByRole("link", { name: "Password" }).click();
+  await page.getByLabel("Password now").fill("pw-alice-123");
+  await page.getByLabel("New password").fill("Third-pass-456");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await page.getByRole("link", { name: "Lobby" }).click();
+  await page.locator(".lobby").waitFor();
+  release();
+  await page.waitForFunction(() => localStorage.getItem("card-games-token") === "the-new-token-2");
+  await sleep(200); // (the page would have drawn its news by now)
+  const late = { hash: await page.evaluate(() => location.hash), lobby: await page.locator(".lobby").count(), text: await page.locator("#main").innerText() };
+  return { focused, refused, done, posts, lobby, late };
 };
 
 const result = { done: false, scenarios: {} };

@@ -662,3 +662,6 @@ def test_a_player_changes_their_password_and_keeps_the_new_token(scenarios):
         "Back to the lobby",
     ]
     assert done["focused"] == "Password changed" and seen["lobby"] == "#/"
+    # answered after the player went to the lobby: the token kept, the lobby still shown
+    late = seen["late"]
+    assert late["hash"] == "#/" and late["lobby"] == 1 and "Password changed" not in late["text"]
