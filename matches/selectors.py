@@ -287,8 +287,11 @@ def matches_for(
             .order_by()
             .values("match_id")
         )
-        if joinable:
-            queryset = queryset.filter(pk__in=lobby_ids).exclude(pk__in=seated_ids)
+        if joinable:  # (nor one whose seat of the account's a COM took: it saw the hand)
+            handed_ids = Seat.objects.filter(handed_from=user).order_by().values("match_id")
+            queryset = queryset.filter(pk__in=lobby_ids).exclude(
+                pk__in=seated_ids.union(handed_ids)
+            )
         elif mine or awaiting_me:
             queryset = queryset.filter(pk__in=seated_ids.union(made_ids))
         else:  # one list of ids, not an OR: each part reads its own index

@@ -15,7 +15,7 @@ from accounts.moderation import ModerationError, account_lift, account_suspend
 from accounts.tokens import remembered, revoked_by_suspension
 from matches import errors
 from matches.models import Match, MatchEvent, MatchStatus, Seat, SeatKind
-from matches.selectors import all_events_of_seat, match_view
+from matches.selectors import all_events_of_seat, match_view, matches_for
 from matches.services import match_act, match_create, match_join, match_leave, seat_to_com
 from matches.verify import verify_match
 
@@ -266,6 +266,8 @@ def test_a_seat_handed_over_in_a_lobby_leaves_its_player_no_other_seat_there(
     carol.refresh_from_db()
     with pytest.raises(errors.AlreadySeated, match="you know its cards"):
         match_join(match_id=lobby.id, user=carol)
+    assert lobby not in matches_for(carol, joinable=True)  # nor is it listed as joinable
+    assert lobby in matches_for(bob, joinable=True)
     match_join(match_id=lobby.id, user=bob)  # (anyone else may)
 
 
@@ -646,7 +648,7 @@ def test_a_moderator_can_neither_raise_its_privileges_nor_change_another_operato
     assert client.post(url, own_password).status_code == 302
     moderator.refresh_from_db()
     assert moderator.check_password("Taken-over-9876")
-    client.force_login(moderator)  # (its session ended with its old password)
+    assert client.get(reverse("admin:index")).status_code == 200  # (its session goes on)
     # nor shut a player out but by a suspension (with its reason and record)
     shut = {**form, "username": alice.username}
     del shut["is_active"], shut["is_superuser"]
