@@ -13,6 +13,11 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
+import uvicorn
+from django.core.exceptions import ImproperlyConfigured
+
+from config import serve
 from tests.foundation.helpers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -78,3 +83,12 @@ def test_a_worker_off_the_cpu_longer_than_uvicorns_default_check_is_kept(tmp_pat
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(timeout=30)
+
+
+def test_a_health_check_under_a_second_is_refused(monkeypatch):
+    """0 made the supervisor replace every worker twice a second."""
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: pytest.fail("served"))
+    for bad in ("0", "-1"):
+        monkeypatch.setenv("WORKER_HEALTHCHECK_SECONDS", bad)
+        with pytest.raises(ImproperlyConfigured, match="WORKER_HEALTHCHECK_SECONDS"):
+            serve.main(f"{__name__}:app")
