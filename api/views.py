@@ -440,15 +440,17 @@ class PasswordView(QueryChecked, APIView):
         if checked is None and (wait := locked_for(request._request)):  # (its password unread)
             raise _login_locked(wait)
         if checked is None:
+            if not get_user_model().objects.filter(pk=user.pk, is_active=True).exists():
+                raise AuthenticationFailed("this account is no longer active")  # (meanwhile)
             raise _wrong_password(request, username)
         with transaction.atomic():
             # under the row's lock, the account as its password was checked (as at a log-in):
             # a suspension or deactivation written meanwhile is not outlived by a token made
             # here, nor an operator's new password or another change overwritten
-            still = get_user_model().objects.select_for_update().get(pk=user.pk)
-            if still.suspended_at is not None:
+            still = get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+            if still is not None and still.suspended_at is not None:
                 raise account_suspended()
-            if not still.is_active:
+            if still is None or not still.is_active:
                 raise AuthenticationFailed("this account is no longer active")
             if still.password != checked.password and not check_password(current, still.password):
                 raise _wrong_password(request, username)
@@ -679,7 +681,9 @@ PRESET = ChoiceParam(
 )
 AWAITING = ChoiceParam("awaiting", ("me",), "matches waiting for your move")
 JOINABLE = ChoiceParam(
-    "joinable", ("true", "false"), "only the open lobbies you could join (you sit in none)"
+    "joinable",
+    ("true", "false"),
+    "only the open lobbies you could join (you sit in none, and held none a COM took over)",
 )
 
 
@@ -734,7 +738,7 @@ class MatchListView(QueryChecked, APIView):
             "Your matches and the open lobbies (matches waiting for players with a seat "
             "free), latest activity first (`order=created`: newest first, for paging "
             "through a list that does not move). `mine=true` leaves the lobbies out, "
-            "`joinable=true` keeps only the lobbies you do not sit in; staff may ask for "
+            "`joinable=true` keeps only the lobbies you could join; staff may ask for "
             "every match with `all=true`. A list counts and orders every match of yours: "
             "it has a rate of its own (`THROTTLE_LISTS`, 120 a minute), and with "
             f"{LIST_MATCHES_PER_COUNT:,} matches or more counts one more against it for each "

@@ -124,5 +124,38 @@ def test_a_suspension_written_while_the_password_is_checked_is_not_outlived(
     assert not Token.objects.filter(user=users["alice"]).exists()
 
 
+@pytest.mark.parametrize("what", ["deactivated", "deleted"])
+@pytest.mark.parametrize("when", ["before", "after"])
+def test_an_account_gone_while_the_password_is_checked_is_told_so(
+    users, alice, monkeypatch, what, when
+):
+    """Not "this is not your password" (the backend refuses an inactive account's right
+    one), nor a 500 (the account's row gone)."""
+    real = views.authenticate
+    account = users["alice"]
+
+    def gone():
+        if what == "deleted":
+            type(account).objects.filter(pk=account.pk).delete()
+        else:
+            type(account).objects.filter(pk=account.pk).update(is_active=False)
+
+    def meanwhile(request, **credentials):
+        if when == "before":
+            gone()
+        checked = real(request, **credentials)
+        if when == "after":
+            gone()
+        return checked
+
+    monkeypatch.setattr(views, "authenticate", meanwhile)
+    assert_problem(change(alice, "pw-alice-123"), 401, "authentication_failed")
+    if what == "deactivated":  # the password as it was, and no token made
+        account.refresh_from_db()
+        assert account.check_password("pw-alice-123")
+        old_key = alice._credentials["HTTP_AUTHORIZATION"].split()[1]
+        assert list(Token.objects.filter(user=account).values_list("key", flat=True)) == [old_key]
+
+
 def test_it_needs_an_account(anon):
     assert_problem(change(anon, "pw-alice-123"), 401, "not_authenticated")
