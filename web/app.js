@@ -165,7 +165,10 @@ async function passwordPage(turn) {
     if (button) button.setAttribute("disabled", "");
     void guarded(async () => {
       try {
+        const sentWith = api.savedToken();
         const { token } = await api.changePassword({ password: String(data.get("password") ?? ""), new_password: String(data.get("new_password") ?? "") });
+        // a log-out (or another account's log-in) meanwhile, here or in another tab, stands
+        if (api.savedToken() !== sentWith) return;
         api.saveToken(token);
         if (turn !== routed) return; // another page was asked for meanwhile: it stays
         clearError();

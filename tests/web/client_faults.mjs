@@ -92,7 +92,8 @@
 //   passwordChange the account's "Password" form: a wrong password now said, the form and
 //                  the token kept; the right one sends both, keeps the new token, and
 //                  says so, with the way back to the lobby; one answered after the player
-//                  went to the lobby keeps its token and leaves the lobby shown.
+//                  went to the lobby keeps its token and leaves the lobby shown; one
+//                  answered after a log-out leaves the account logged out.
 //
 //   CLIENT_FAULTS_ONLY=name,name runs those scenarios alone.
 //
@@ -1614,6 +1615,7 @@ scenarios.passwordChange = async () => {
     }
     if (path === "/games") return json(200, GAMES);
     if (path === "/matches") return pageOf([], query);
+    if (path === "/auth/token" && method === "DELETE") return { status: 204, body: "" };
     return problem(404, "not_found", "Not found", path);
   }, { hash: "#/" });
   await page.getByRole("link", { name: "Password" }).click();
@@ -1645,7 +1647,18 @@ scenarios.passwordChange = async () => {
   await page.waitForFunction(() => localStorage.getItem("card-games-token") === "the-new-token-2");
   await sleep(200); // (the page would have drawn its news by now)
   const late = { hash: await page.evaluate(() => location.hash), lobby: await page.locator(".lobby").count(), text: await page.locator("#main").innerText() };
-  return { focused, refused, done, posts, lobby, late };
+  // one answered after the player logged out: the log-out stands
+  held = new Promise((resolve) => (release = resolve));
+  await page.getByRole("link", { name: "Password" }).click();
+  await page.getByLabel("Password now").fill("pw-alice-123"); // (the fake API's, still)
+  await page.getByLabel("New password").fill("Fourth-pass-789");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await page.getByRole("button", { name: "Log out" }).click();
+  await page.getByRole("form", { name: "Play cards" }).waitFor(); // the log-in form
+  release();
+  await page.waitForFunction((n) => performance.now() > n, await page.evaluate(() => performance.now() + 300));
+  const loggedOut = { token: await page.evaluate(() => localStorage.getItem("card-games-token")), loginForm: await page.getByRole("form", { name: "Play cards" }).count(), changes: posts.length };
+  return { focused, refused, done, posts, lobby, late, loggedOut };
 };
 
 const result = { done: false, scenarios: {} };

@@ -665,3 +665,6 @@ def test_a_player_changes_their_password_and_keeps_the_new_token(scenarios):
     # answered after the player went to the lobby: the token kept, the lobby still shown
     late = seen["late"]
     assert late["hash"] == "#/" and late["lobby"] == 1 and "Password changed" not in late["text"]
+    # answered after a log-out: the log-out stands (the new token was saved, a reload logged
+    # the device in again)
+    assert seen["loggedOut"] == {"token": None, "loginForm": 1, "changes": 4}
