@@ -24,6 +24,7 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.utils import get_fields_from_path, unquote
 from django.core.exceptions import BadRequest, PermissionDenied, ValidationError
+from django.db import transaction
 from django.db.models import QuerySet
 from django.http import (
     HttpRequest,
@@ -459,14 +460,14 @@ class MatchAdmin(
         form = HandOverForm(request.POST if request.method == "POST" else None)
         if request.method == "POST" and form.is_valid():
             player = seat.user.username if seat.user else "?"
+            note = f"Handed seat {index} ({player}) to a COM; reason: {form.cleaned_data['reason']}"
             try:
-                seat_to_com(match_id=match.pk, seat=index, by=request.user)
+                with transaction.atomic():  # the hand-over and its record, or neither
+                    seat_to_com(match_id=match.pk, seat=index, by=request.user)
+                    self.log_change(request, match, note)
             except errors.ServiceError as exc:
                 self.message_user(request, f"seat {index}: {exc.detail}", messages.ERROR)
             else:
-                reason = form.cleaned_data["reason"]
-                note = f"Handed seat {index} ({player}) to a COM; reason: {reason}"
-                self.log_change(request, match, note)
                 self.message_user(request, note, messages.SUCCESS)
             return HttpResponseRedirect(back)
         context = {

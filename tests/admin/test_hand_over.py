@@ -69,3 +69,19 @@ def test_it_needs_the_permission_and_a_running_match(django_user_model, players)
     refused = allowed.post(hand_over, {"reason": REASON}, follow=True).content.decode()
     assert "the match has ended: nothing handed over" in refused
     assert Seat.objects.get(match=match, index=1).kind == SeatKind.HUMAN
+
+
+def test_a_hand_over_is_not_made_without_its_record(django_user_model, players, monkeypatch):
+    """The seat handed over and the admin's log entry are written together, or neither."""
+    from matches.admin import MatchAdmin
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the admin's log is unwritable")
+
+    match = played(players, "golf", "six-card", 2, 1)
+    monkeypatch.setattr(MatchAdmin, "log_change", broken)
+    client = staff_with(django_user_model, "hal", "hand_over_seat")
+    client.raise_request_exception = False
+    assert client.post(urls(match)[1], {"reason": REASON}).status_code == 500
+    assert Seat.objects.get(match=match, index=1).kind == SeatKind.HUMAN
+    assert not MatchEvent.objects.filter(match=match, type="seat_handed_over").exists()
