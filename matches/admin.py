@@ -431,7 +431,7 @@ class MatchAdmin(
         return TemplateResponse(request, "admin/golf/match/state.html", context)
 
     def _context(self, request: HttpRequest, match: Match) -> dict[str, Any]:
-        players = []  # the seats a COM could take over, to whom may hand them
+        players = []  # the seats a COM could take over (for staff who may hand them over)
         if not match.ended and self.has_hand_over_permission(request):
             players = list(match.seats.filter(kind=SeatKind.HUMAN).select_related("user"))
         return {

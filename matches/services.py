@@ -698,7 +698,7 @@ def match_join(*, match_id: object, user: AbstractBaseUser, seat: int | None = N
         )
     if any(s.user_id == user.pk for s in seats):
         raise errors.AlreadySeated("you already have a seat in this match")
-    if any(s.handed_from_id == user.pk for s in seats):  # (a suspension's, in a lobby)
+    if any(s.handed_from_id == user.pk for s in seats):  # (a lobby seat staff handed over)
         raise errors.AlreadySeated(
             "you held a seat of this match, now a COM's: you know its cards, so you may not "
             "take another"
