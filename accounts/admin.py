@@ -302,19 +302,19 @@ class AccountAdmin(FilterLookupsOnly, ActionsNeedPermission, UserAdmin):
             *super().get_urls(),
         ]
 
-    def change_view(
+    def render_change_form(
         self,
         request: HttpRequest,
-        object_id: str,
+        context: dict[str, Any],
+        add: bool = False,
+        change: bool = False,
         form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        # (offered only where it can be done: not on the operator's own account, nor, to
-        # staff who are not superusers, on another operator's)
-        shown = self.get_object(request, unquote(object_id))
-        can_suspend = shown is not None and may_suspend(request.user, shown) is None
-        context = {**(extra_context or {}), "can_suspend": can_suspend}
-        return super().change_view(request, object_id, form_url, context)
+        obj: Any = None,
+    ) -> Any:
+        # Suspend… (or Lift) offered only where it can be done: not on the operator's own
+        # account, nor, to staff who are not superusers, on another operator's
+        context["can_suspend"] = obj is not None and may_suspend(request.user, obj) is None
+        return super().render_change_form(request, context, add, change, form_url, obj)
 
     def _matches(self, obj: User) -> list[Match]:
         cached: list[Match] | None = getattr(obj, "_admin_matches", None)

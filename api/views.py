@@ -333,18 +333,14 @@ class TokenView(QueryChecked, APIView):
             401, "invalid_credentials", "Invalid credentials", "wrong username or password"
         )
         if user is None or not user.is_active:
-            # a failure that makes the next attempt wait says so (the wait is its answer's
-            # Retry-After); it was still a password checked, and wrong
-            if wait := guard.wait_seconds(username, guard.client_address(request)):
-                raise ApiProblem(
-                    401,
-                    "invalid_credentials",
-                    "Invalid credentials",
-                    f"wrong username or password; too many failed log-ins for this account "
-                    f"or address: the next attempt must wait {wait} s",
-                    headers={"Retry-After": str(wait)},
-                )
-            raise invalid
+            raise _password_refused(
+                request,
+                username,
+                401,
+                "invalid_credentials",
+                "Invalid credentials",
+                "wrong username or password",
+            )
         with transaction.atomic():
             # the token is made only while the account is still as its password was checked:
             # a new password or a suspension written meanwhile (each revoking the tokens it
@@ -394,8 +390,12 @@ def _login_locked(wait: int) -> ApiProblem:
     )
 
 
-def _wrong_password(request: Request, username: str) -> ApiProblem:
-    detail = "this is not your password"
+def _password_refused(
+    request: Request, username: str, status: int, code: str, title: str, detail: str, **extra: Any
+) -> ApiProblem:
+    """A wrong password's answer (a log-in's, a password change's). One that makes the next
+    attempt wait says so, the wait its Retry-After: it was still a password checked, and
+    wrong."""
     headers = None
     if wait := guard.wait_seconds(username, guard.client_address(request)):
         detail += (
@@ -403,13 +403,19 @@ def _wrong_password(request: Request, username: str) -> ApiProblem:
             f"wait {wait} s"
         )
         headers = {"Retry-After": str(wait)}
-    return ApiProblem(
+    return ApiProblem(status, code, title, detail, headers=headers, **extra)
+
+
+def _wrong_password(request: Request, username: str) -> ApiProblem:
+    detail = "this is not your password"
+    return _password_refused(
+        request,
+        username,
         400,
         "wrong_password",
         "Wrong password",
         detail,
-        headers=headers,
-        errors={"password": ["this is not your password"]},
+        errors={"password": [detail]},
     )
 
 

@@ -61,6 +61,27 @@ def wants_audit(request: HttpRequest) -> bool:
     return request.GET.get("audit") == "1"
 
 
+def audit_refused(
+    request: HttpRequest, match: Match, site: admin.AdminSite
+) -> TemplateResponse | None:
+    """The answer to a post-match audit asked for (``?audit=1``) that is not to be had: 403
+    without ``golf.view_match_audit``, 409 while the match runs (superusers too). ``None``
+    when none was asked for, or it is granted. The match's page and each event's alike."""
+    if not wants_audit(request):
+        return None
+    if not request.user.has_perm(AUDIT_PERMISSION):
+        raise PermissionDenied("the post-match audit needs golf.view_match_audit")
+    if match.ended:
+        return None
+    context = {
+        **site.each_context(request),
+        "match": match,
+        "opts": Match._meta,
+        "title": f"Match {match.id}: no audit yet",
+    }
+    return TemplateResponse(request, "admin/golf/match/audit_refused.html", context, status=409)
+
+
 def may_audit(request: HttpRequest, match: Match) -> bool:
     """The whole state and stored payloads: only once the match has ended, only to staff
     holding the audit permission, and only when asked for explicitly."""
@@ -353,16 +374,10 @@ class MatchAdmin(
         match = get_object_or_404(Match, pk=match_id)
         if not self.has_view_permission(request, match):
             raise PermissionDenied
+        refused = audit_refused(request, match, self.admin_site)
+        if refused is not None:
+            return refused
         audit = wants_audit(request)
-        if audit and not self.has_audit_permission(request):
-            raise PermissionDenied("the post-match audit needs golf.view_match_audit")
-        if audit and not match.ended:
-            return TemplateResponse(
-                request,
-                "admin/golf/match/audit_refused.html",
-                {**self._context(request, match), "title": f"Match {match.id}: no audit yet"},
-                status=409,
-            )
         try:
             version = int(request.GET.get("version", match.version))
         except ValueError:
@@ -651,22 +666,12 @@ class MatchEventAdmin(
         extra_context: dict[str, Any] | None = None,
     ) -> HttpResponse:
         """An event's page, refusing the post-match audit (``?audit=1``) as the match's page
-        does: 403 without the permission, 409 while the match runs (the request was ignored,
-        a 200 with the redacted payload)."""
-        if wants_audit(request):
-            if not request.user.has_perm(AUDIT_PERMISSION):
-                raise PermissionDenied("the post-match audit needs golf.view_match_audit")
-            event = self.get_object(request, unquote(object_id))
-            if event is not None and not event.match.ended:
-                context = {
-                    **self.admin_site.each_context(request),
-                    "match": event.match,
-                    "opts": Match._meta,
-                    "title": f"Match {event.match.id}: no audit yet",
-                }
-                return TemplateResponse(
-                    request, "admin/golf/match/audit_refused.html", context, status=409
-                )
+        does (:func:`audit_refused`; the request was ignored, a 200 with the redacted
+        payload)."""
+        event = self.get_object(request, unquote(object_id)) if wants_audit(request) else None
+        refused = None if event is None else audit_refused(request, event.match, self.admin_site)
+        if refused is not None:
+            return refused
         return super().change_view(request, object_id, form_url, extra_context)
 
     def changelist_view(self, request: HttpRequest, extra_context: Any = None) -> HttpResponse:
