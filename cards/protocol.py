@@ -74,6 +74,10 @@ class GameInfo:
     # ``rounds`` is only the most it can last (Hearts' deals), not the rounds it plays
     # (Golf's holes)
     ends_at_target: bool = False
+    # the version of the game's engine, raised when a change makes an existing log fold to
+    # another state (a finished Hearts match's ``end_reason``): a snapshot or cached state
+    # written by another version is not read, the log is replayed instead
+    engine: int = 1
 
 
 @dataclass(frozen=True)

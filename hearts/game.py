@@ -38,6 +38,7 @@ class Hearts:
         ),
         round_name="deal",
         ends_at_target=True,
+        engine=2,  # 2: a match ending on its last allowed deal ends for ``deal_limit``
         min_seats=MIN_PLAYERS,
         max_seats=MAX_PLAYERS,
         presets=tuple(sorted(PRESETS)),

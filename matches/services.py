@@ -348,8 +348,8 @@ def _refresh_read_model(
 #: What :func:`match_rebuild` writes from the replay and the seats: every cache of the log
 #: on the match row.
 REBUILT = (
-    "snapshot", "snapshot_version", "status", "round", "rounds", "phase", "totals", "winners",
-    "seats_to_act", "seat_users", "rules", "preset",
+    "snapshot", "snapshot_version", "snapshot_engine", "status", "round", "rounds", "phase",
+    "totals", "winners", "seats_to_act", "seat_users", "rules", "preset",
 )  # fmt: skip
 
 

@@ -162,12 +162,17 @@ def load_events(match: Match, after: int = 0, upto: int | None = None) -> list[M
 
 def snapshot_state(match: Match) -> State | None:
     """The state the match's snapshot holds (at ``match.snapshot_version``); ``None`` when
-    it has none, or one no game could have written (logged: the log is the truth, which
-    ``verify_match`` names and a write or ``match_rebuild`` replaces)."""
+    it has none, one written by another version of the game's engine (``GameInfo.engine``:
+    the log may fold to another state now), or one no game could have written (logged: the
+    log is the truth, which ``verify_match`` names and a write or ``match_rebuild``
+    replaces)."""
     if match.snapshot is None or match.snapshot_version > match.version:
         return None
+    game = game_of(match)
+    if match.snapshot_engine != game.info.engine:
+        return None
     try:
-        return game_of(match).state_from_json(match.snapshot)
+        return game.state_from_json(match.snapshot)
     except (KeyError, IndexError, TypeError, ValueError, AttributeError):
         logger.error("match %s: its snapshot cannot be read; replaying its log", match.id)
         return None
@@ -238,7 +243,8 @@ CHECKPOINT_SECONDS = 24 * 3600
 
 
 def _checkpoint_key(match: Match, version: int) -> str:
-    return f"state:{match.id}:{version}"
+    # (a state of another version of the engine is another key: it is not read)
+    return f"state:{match.id}:{version}:{game_of(match).info.engine}"
 
 
 def _checkpoint(match: Match, game: Game, version: int) -> tuple[str, State] | None:
@@ -363,6 +369,7 @@ WRITE_FIELDS = (
     "seats_to_act",
     "snapshot",
     "snapshot_version",
+    "snapshot_engine",
     "updated_at",
 )
 
@@ -534,8 +541,10 @@ def persist(
 def take_snapshot(match: Match, state: State) -> None:
     """Keep ``state`` (the state at ``match.version``) as the match's snapshot; saved with
     the match's next save."""
-    match.snapshot = game_of(match).state_to_json(state)
+    game = game_of(match)
+    match.snapshot = game.state_to_json(state)
     match.snapshot_version = match.version
+    match.snapshot_engine = game.info.engine
 
 
 #: A chain anyone can recompute, on a match that was given a key: whoever could write to

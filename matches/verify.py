@@ -262,13 +262,19 @@ def _read_model_faults(match: Match, state: Any) -> list[str]:
 
 def _snapshot_faults(match: Match, game: Any, events: Sequence[Any], state: Any) -> list[str]:
     """Where the match's snapshot (the state a write or read starts from instead of
-    replaying the log) is not the state the log reaches at its version. A snapshot of an
-    older format is read as the game reads it (fields added since take their defaults)."""
+    replaying the log) is not the state the log reaches at its version, or was written by
+    another version of the game's engine. A snapshot of an older format is read as the game
+    reads it (fields added since take their defaults)."""
     if match.snapshot is None:
         return []
     at = match.snapshot_version
     if at > len(events):
         return [f"read model: a snapshot at #{at}, after the log's end (#{len(events)})"]
+    if match.snapshot_engine != game.info.engine:  # (load_state replays the log instead)
+        return [
+            f"read model: the snapshot at #{at} was written by version "
+            f"{match.snapshot_engine} of the engine, which is at {game.info.engine} now"
+        ]
     replayed = state if at == len(events) else game.replay(events[:at])
     kept = snapshot_state(match)
     if kept is None:  # (load_state replays the log instead)

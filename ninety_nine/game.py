@@ -40,6 +40,7 @@ class NinetyNine:
         ),
         round_name="deal",
         ends_at_target=True,
+        engine=2,  # 2: a match ending on its last allowed deal ends for ``deal_limit``
         min_seats=SEATS,
         max_seats=SEATS,
         presets=tuple(sorted(PRESETS)),

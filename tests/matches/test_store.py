@@ -679,6 +679,48 @@ def test_a_repaired_snapshot_leaves_no_copy_of_the_state_it_replaced(duel, bob):
 
 
 @pytest.mark.django_db
+def test_a_snapshot_and_checkpoint_of_another_engine_version_are_not_read(duel, bob, monkeypatch):
+    """A change of the engine that makes a log fold to another state (a finished Hearts
+    match's end reason) left every snapshot written before serving the old state until an
+    operator's repair. The snapshot's state stands for the old engine's here."""
+    from dataclasses import replace
+
+    from django.core.cache import caches
+
+    from matches import store
+
+    real = load_state(duel).grids[0][1]
+    old = next(c for c in ("2D", "3D") if c != real)
+    Match.objects.filter(pk=duel.pk).update(
+        snapshot=RawSQL("jsonb_set(snapshot, '{grids,0,1}', %s::jsonb)", [f'"{old}"'])
+    )
+    version = duel.version
+    monkeypatch.setattr(store, "CHECKPOINT_EVERY", version)
+    store._prefixes.clear()
+    old_key = store._checkpoint_key(duel, version)
+    caches["states"].set(old_key, (duel.last_hash, Match.objects.get(pk=duel.pk).snapshot))
+    monkeypatch.setattr(GOLF, "info", replace(GOLF.info, engine=GOLF.info.engine + 1))
+    duel.refresh_from_db()
+    assert duel.snapshot["grids"][0][1] == old and duel.snapshot_engine == 1
+    assert load_state(duel).grids[0][1] == real  # the log, replayed
+    assert store._checkpoint_key(duel, version) != old_key
+    code, out = verify(str(duel.id))
+    assert code == 1
+    assert f"snapshot at #{version} was written by version 1 of the engine, which is at 2" in out
+    assert match_rebuild(match_id=duel.id) == ["snapshot", "snapshot_engine"]
+    duel.refresh_from_db()
+    assert (duel.snapshot["grids"][0][1], duel.snapshot_engine) == (real, 2)
+    assert verify(str(duel.id))[0] == 0
+    # a move writes the engine's version with its snapshot; a past state is not read from
+    # the old engine's checkpoint
+    match_act(match_id=duel.id, user=bob, action={"type": "reveal", "position": 0})
+    duel.refresh_from_db()
+    assert duel.snapshot_engine == 2
+    store._prefixes.clear()
+    assert state_at(duel, version).grids[0][1] == real
+
+
+@pytest.mark.django_db
 def test_verify_reports_and_repairs_who_sits_where_and_a_lobby_status_on_a_match_in_play(
     duel, carol
 ):
