@@ -31,6 +31,11 @@ def account_suspended() -> exceptions.APIException:
     )
 
 
+#: The challenge of a 401 (``WWW-Authenticate``): the scheme the OpenAPI schema names
+#: (RFC 6750's; ``Token <key>`` is taken too).
+CHALLENGE = 'Bearer realm="api"'
+
+
 class TokenAuthentication(authentication.TokenAuthentication):
     """``Authorization: Token <key>``, or ``Bearer <key>`` as OpenAPI client generators send.
 
@@ -42,6 +47,9 @@ class TokenAuthentication(authentication.TokenAuthentication):
     """
 
     keywords = (b"token", b"bearer")
+
+    def authenticate_header(self, request: Any) -> str:
+        return CHALLENGE
 
     def authenticate(self, request: Any) -> Any:
         words = authentication.get_authorization_header(request).split()

@@ -42,7 +42,7 @@ from django.db import connection
 from django.http import HttpResponse
 from rest_framework.renderers import JSONRenderer
 
-from api.authentication import still_admitted
+from api.authentication import CHALLENGE, still_admitted
 from api.problems import (
     UNAVAILABLE_DETAIL,
     UNAVAILABLE_RETRY_SECONDS,
@@ -569,7 +569,9 @@ class PushRouter:
         if time.monotonic() - started >= READMIT_AFTER_SECONDS and not await self._sync(
             still_admitted, note["credential"]
         ):
-            await _problem(send, [*headers, (b"www-authenticate", b"Token")], NO_LONGER_ADMITTED)
+            await _problem(
+                send, [*headers, (b"www-authenticate", CHALLENGE.encode())], NO_LONGER_ADMITTED
+            )
             return
         page = await self._page(note, note["after"], note["limit"])
         del page["ended"]

@@ -42,6 +42,7 @@ from accounts.tokens import TokenCheck, remembered
 from api import push
 from api import serializers as s
 from api.authentication import (
+    CHALLENGE,
     SessionAuthentication,
     TokenCheckingMixin,
     account_suspended,
@@ -1296,7 +1297,7 @@ class EventsView(QueryChecked, APIView):
             if time.monotonic() - started >= push.READMIT_AFTER_SECONDS and not still_admitted(
                 credential_of(request)
             ):
-                raise ApiProblem.of(push.NO_LONGER_ADMITTED, {"WWW-Authenticate": "Token"})
+                raise ApiProblem.of(push.NO_LONGER_ADMITTED, {"WWW-Authenticate": CHALLENGE})
             match = selectors.get_match(match_id)
         if (behind := min(limit, match.version - after)) > FREE_EVENT_READ:
             _charge(request, "exported_events", behind)

@@ -79,6 +79,17 @@ def test_anonymous_requests_are_401(anon):
     assert_problem(anon.get("/api/matches"), 401, "not_authenticated")
 
 
+def test_a_401_challenges_with_the_scheme_the_schema_names(anon):
+    """It said ``Token``, a scheme of its own, while the schema (what client generators
+    read) names an HTTP bearer token."""
+    schemes = anon.get("/api/schema/", {"format": "json"}).json()["components"]["securitySchemes"]
+    assert {"type": "http", "scheme": "bearer"}.items() <= schemes["tokenAuth"].items()
+    refused = anon.get("/api/me", HTTP_AUTHORIZATION="Bearer not-a-token")
+    assert_problem(refused, 401, "authentication_failed")
+    for response in (anon.get("/api/me"), refused):
+        assert response["WWW-Authenticate"] == 'Bearer realm="api"'
+
+
 def test_rulesets_list_every_preset_and_option(anon):
     body = anon.get("/api/rulesets").json()
     assert [r["preset"] for r in body] == [

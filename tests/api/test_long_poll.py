@@ -64,7 +64,7 @@ def test_a_long_poll_whose_token_is_revoked_while_it_waits_answers_401(
     if logged_out:
         assert response.status_code == 401
         assert response.json()["code"] == "authentication_failed"
-        assert response["WWW-Authenticate"] == "Token"
+        assert response["WWW-Authenticate"] == 'Bearer realm="api"'
         assert "events" not in response.json()
     else:
         assert response.status_code == 200

@@ -552,7 +552,7 @@ def test_a_long_poll_whose_token_is_revoked_while_it_waits_answers_401(app, user
         return reply, await reply.body()
 
     reply, content = run(body)
-    assert reply.status == 401 and reply.headers["www-authenticate"] == "Token"
+    assert reply.status == 401 and reply.headers["www-authenticate"] == 'Bearer realm="api"'
     assert reply.headers["content-type"] == "application/problem+json"
     assert json.loads(content)["code"] == "authentication_failed"
     # a long-poll woken at once (tests above) answers on its own check, with its page
