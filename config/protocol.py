@@ -19,6 +19,10 @@ body, the request's task) for ever. Here:
   no limit: a head of any size was read whole into memory. (The application's own
   limits, 8 KiB a header and 32 KiB in all, answer any head below this one:
   api/middleware.py.)
+- a head has at most :data:`MAX_HEAD_FIELDS` header fields, else ``431`` and the
+  connection is closed: the WSGI bridge joins the values of a repeated header one copy at
+  a time, so a head of 1 MiB of short fields held the event loop, and every request of
+  the process, for seconds.
 
 A request being answered is under no timeout: a long-poll waiting or an event stream
 sending has had its head and body, and the time is the server's. So is a body the server
@@ -45,6 +49,13 @@ from config.env import env_int
 #: application takes (2 KiB of URL, 32 KiB of headers) and a read's worth of body after it.
 MAX_HEAD_BYTES = 1 << 20
 
+#: The most header fields a head may have (a browser sends about 20, a proxy adds a few).
+MAX_HEAD_FIELDS = 100
+
+
+class _TooManyFields(Exception):
+    """Raised in the parser's callback to stop it at a head's field too many."""
+
 
 def setting_seconds(name: str, default: int) -> int:
     """The whole number of seconds, at least 1, that the setting ``name`` gives."""
@@ -58,10 +69,12 @@ class TimedHttpToolsProtocol(HttpToolsProtocol):
     header_timeout: float = setting_seconds("HEADER_TIMEOUT", 10)
     body_timeout: float = setting_seconds("BODY_TIMEOUT", 30)
     max_head_bytes: int = MAX_HEAD_BYTES
+    max_head_fields: int = MAX_HEAD_FIELDS
 
     _timer: asyncio.TimerHandle | None = None
     _head_at_next_byte = False  # (after a response: idle until a byte comes)
     _head_bytes: int | None = 0  # come toward the next head (None: its body is due)
+    _too_many_fields = False
 
     def _start_timer(self, seconds: float, expired: Callable[[], None]) -> None:
         self._stop_timer()
@@ -94,6 +107,19 @@ class TimedHttpToolsProtocol(HttpToolsProtocol):
                     self._refuse(431)
                 return
         super().data_received(data)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        if len(self.headers) >= self.max_head_fields:
+            self._too_many_fields = True
+            raise _TooManyFields  # (the parser stops: answered in send_400_response)
+        super().on_header(name, value)
+
+    def send_400_response(self, msg: str) -> None:
+        if self._too_many_fields:
+            self._stop_timer()
+            self._refuse(431)
+            return
+        super().send_400_response(msg)
 
     def on_headers_complete(self) -> None:
         super().on_headers_complete()
