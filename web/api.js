@@ -40,6 +40,21 @@
 const TOKEN_KEY = "card-games-token";
 const NDJSON = "application/x-ndjson";
 
+/**
+ * How long a request may go unanswered (its answer's head and body), in ms: a connection
+ * that died without a word (a phone gone to sleep, a router that forgot it) answers
+ * nothing, and the page would wait for ever.
+ */
+export const REQUEST_TIMEOUT_MS = 30000;
+/** The same for the audit record, whose pages hold up to 5000 whole events each. */
+const AUDIT_TIMEOUT_MS = 120000;
+/** The service sends a keep-alive on a stream after this long with nothing to send
+ * (`PUSH_HEARTBEAT_SECONDS`, docs/realtime.md), in ms. */
+export const HEARTBEAT_MS = 15000;
+/** A stream that sends nothing at all for this long, two keep-alives missed, is taken as
+ * lost (the connection died without a word), in ms. */
+export const STREAM_IDLE_MS = 2 * HEARTBEAT_MS;
+
 /** An answer of the API that is not a success: its problem+json, or a network failure. */
 export class ApiError extends Error {
   /**
@@ -138,6 +153,35 @@ function isProblem(body) {
   return typeof body === "object" && body !== null && "title" in body && "detail" in body;
 }
 
+/** @param {unknown} error @returns {boolean} */
+function isAbort(error) {
+  return error instanceof DOMException && error.name === "AbortError";
+}
+
+/**
+ * Runs `work` (a request) with a signal that aborts when `signal` does, or after `ms`:
+ * then the request fails with an ApiError that says the service did not answer in time
+ * (an abort of `signal` stays an AbortError).
+ * @template T
+ * @param {number} ms @param {AbortSignal | undefined} signal
+ * @param {(signal: AbortSignal) => Promise<T>} work
+ * @returns {Promise<T>}
+ */
+async function timed(ms, signal, work) {
+  const timer = new AbortController();
+  const clock = setTimeout(() => timer.abort(), ms);
+  try {
+    return await work(signal ? AbortSignal.any([signal, timer.signal]) : timer.signal);
+  } catch (error) {
+    if (timer.signal.aborted && !signal?.aborted) {
+      throw new ApiError(0, null, `The service did not answer in ${Math.round(ms / 1000)} s: check your connection, then try again.`);
+    }
+    throw error;
+  } finally {
+    clearTimeout(clock);
+  }
+}
+
 /**
  * One request, answered: the token goes as a bearer token; an error answer becomes an
  * ApiError (an aborted request stays an AbortError).
@@ -164,7 +208,7 @@ async function request(method, path, options = {}) {
   try {
     response = await fetch(`/api${path}`, init);
   } catch (error) {
-    if (error instanceof DOMException && error.name === "AbortError") throw error;
+    if (isAbort(error)) throw error;
     throw new ApiError(0, null, "The service cannot be reached: check your connection.");
   }
   if (response.ok) return response;
@@ -182,21 +226,24 @@ async function request(method, path, options = {}) {
 }
 
 /**
- * One request whose answer is JSON (null for a 204).
+ * One request whose answer is JSON (null for a 204), answered whole within `timeout` ms
+ * (REQUEST_TIMEOUT_MS unless told), else an ApiError says the service did not answer.
  * @param {string} method
  * @param {string} path under /api
- * @param {{body?: unknown, headers?: Record<string, string>, signal?: AbortSignal}} [options]
+ * @param {{body?: unknown, headers?: Record<string, string>, signal?: AbortSignal, timeout?: number}} [options]
  * @returns {Promise<unknown>}
  */
 async function call(method, path, options = {}) {
-  const response = await request(method, path, options);
-  if (response.status === 204) return null;
-  try {
-    return /** @type {unknown} */ (await response.json());
-  } catch (error) {
-    if (error instanceof DOMException && error.name === "AbortError") throw error;
-    return null;
-  }
+  return timed(options.timeout ?? REQUEST_TIMEOUT_MS, options.signal, async (signal) => {
+    const response = await request(method, path, { ...options, signal });
+    if (response.status === 204) return null;
+    try {
+      return /** @type {unknown} */ (await response.json());
+    } catch (error) {
+      if (isAbort(error)) throw error;
+      return null;
+    }
+  });
 }
 
 /** @param {RegisterRequest} request @returns {Promise<Registered>} */
@@ -341,10 +388,10 @@ const AUDIT_PAGE = 5000;
  */
 export async function audit(id) {
   const path = `/matches/${encodeURIComponent(id)}/audit?limit=${AUDIT_PAGE}`;
-  const record = /** @type {Audit} */ (await call("GET", path));
+  const record = /** @type {Audit} */ (await call("GET", path, { timeout: AUDIT_TIMEOUT_MS }));
   let page = record;
   while (page.has_more) {
-    page = /** @type {Audit} */ (await call("GET", `${path}&after=${page.next_after}`));
+    page = /** @type {Audit} */ (await call("GET", `${path}&after=${page.next_after}`, { timeout: AUDIT_TIMEOUT_MS }));
     record.events.push(...page.events);
     record.chain_faults.push(...page.chain_faults);
   }
@@ -352,7 +399,8 @@ export async function audit(id) {
 }
 
 /**
- * Long-polls the log: answers as soon as there are events after `query.after`.
+ * Long-polls the log: answers as soon as there are events after `query.after` (waiting
+ * up to `query.wait` seconds for one, and REQUEST_TIMEOUT_MS more for the answer).
  * @param {string} id @param {EventsQuery} query @param {AbortSignal} signal
  * @returns {Promise<EventPage>}
  */
@@ -362,7 +410,8 @@ export async function events(id, query, signal) {
     if (value !== undefined) params.set(key, String(value));
   }
   const path = `/matches/${encodeURIComponent(id)}/events?${params}`;
-  return /** @type {EventPage} */ (await call("GET", path, { signal }));
+  const timeout = REQUEST_TIMEOUT_MS + (query.wait ?? 0) * 1000;
+  return /** @type {EventPage} */ (await call("GET", path, { signal, timeout }));
 }
 
 /**
@@ -370,13 +419,16 @@ export async function events(id, query, signal) {
  * to keep alive) from after `query.after`. Answers the stream (its events one by one, until
  * it ends: the match has ended, or the stream lived its time, and it is read again from the
  * last seq), or null when the match has ended with nothing after `after` (204). Aborting
- * `signal`, or closing the stream, lets the connection go.
+ * `signal`, or closing the stream, lets the connection go. A stream not answered within
+ * REQUEST_TIMEOUT_MS, or silent for STREAM_IDLE_MS once answered, fails as a lost
+ * connection does.
  * @param {string} id @param {StreamQuery & {after: number}} query @param {AbortSignal} signal
  * @returns {Promise<EventStream | null>}
  */
 export async function stream(id, query, signal) {
   const path = `/matches/${encodeURIComponent(id)}/stream?after=${query.after}`;
-  const response = await request("GET", path, { headers: { Accept: NDJSON }, signal });
+  // (the time limit is the answer's head's: the body is watched by the EventStream)
+  const response = await timed(REQUEST_TIMEOUT_MS, signal, (both) => request("GET", path, { headers: { Accept: NDJSON }, signal: both }));
   if (response.status === 204 || !response.body) return null;
   return new EventStream(response.body.getReader());
 }
@@ -385,12 +437,15 @@ export async function stream(id, query, signal) {
  * The events of a stream's body, a line each, read as they arrive (whether or not they are
  * taken yet), so that a reader can tell that more have come (`pending`): the moves of one
  * commit (a COM's card and its going out) arrive together. A line cut short by a dropped
- * connection is not an event.
+ * connection is not an event. A stream that sends nothing, not even its keep-alive line,
+ * for `idleMs` is cut: its connection died without a word (no error comes of that, only
+ * silence), and it fails as a lost connection does.
  */
 export class EventStream {
-  /** @param {ReadableStreamDefaultReader<Uint8Array>} reader */
-  constructor(reader) {
+  /** @param {ReadableStreamDefaultReader<Uint8Array>} reader @param {number} [idleMs] */
+  constructor(reader, idleMs = STREAM_IDLE_MS) {
     this.reader = reader;
+    this.idleMs = idleMs;
     /** @type {GameEvent[]} events that have arrived, not taken yet */
     this.queue = [];
     this.ended = false;
@@ -398,14 +453,31 @@ export class EventStream {
     this.failure = null;
     /** @type {(() => void) | null} */
     this.wake = null;
+    /** @type {ReturnType<typeof setTimeout> | null} the watchdog: cuts a silent stream */
+    this.idle = null;
     void this.read();
+  }
+
+  /** (Re)starts the watchdog: the stream has `idleMs` to send something. */
+  watch() {
+    if (this.idle !== null) clearTimeout(this.idle);
+    this.idle = setTimeout(() => this.lose("The connection to the service was lost: it sent nothing for a while."), this.idleMs);
+  }
+
+  /** Cuts the stream as lost (the connection is let go; its reader is told `message`). @param {string} message */
+  lose(message) {
+    if (this.ended) return;
+    this.failure = new ApiError(0, null, message);
+    this.close();
   }
 
   async read() {
     const decoder = new TextDecoder();
     let buffered = "";
     try {
+      this.watch();
       for (let chunk = await this.reader.read(); !chunk.done; chunk = await this.reader.read()) {
+        this.watch();
         buffered += decoder.decode(chunk.value, { stream: true });
         for (let end = buffered.indexOf("\n"); end >= 0; end = buffered.indexOf("\n")) {
           /** @type {StreamLine} */
@@ -416,9 +488,9 @@ export class EventStream {
         this.notify();
       }
     } catch (error) {
-      const aborted = error instanceof DOMException && error.name === "AbortError";
-      this.failure = aborted ? error : new ApiError(0, null, "The connection to the service was lost.");
+      this.failure ??= isAbort(error) ? error : new ApiError(0, null, "The connection to the service was lost.");
     }
+    this.unwatch();
     this.ended = true;
     this.notify();
   }
@@ -446,6 +518,12 @@ export class EventStream {
 
   /** Lets the connection go (the events are no longer read). */
   close() {
+    this.unwatch();
     this.reader.cancel().catch(() => {});
+  }
+
+  unwatch() {
+    if (this.idle !== null) clearTimeout(this.idle);
+    this.idle = null;
   }
 }

@@ -79,6 +79,10 @@
 //                  a 401 there logs out as every other 401 does;
 //   retryAfterCapped a stream told to wait an hour (429, Retry-After: 3600) asks again
 //                  within a minute;
+//   silentStream   a stream that sends nothing, not even its keep-alive, for 30 s (a
+//                  connection that died without a word; a server of this script's holds
+//                  it open): let go, "reconnecting" said, and read again;
+//   silentMove     a move never answered: after 30 s it fails, said, and is offered again;
 //   usernamesAsWritten "h66bob" is never "H66bob" (Golf's, Hearts' and Ninety-Nine's
 //                  move logs, headings, tables of tricks); "You", "COM 2" still capitalised;
 //   abortReason    every game's table says why a match was aborted, from its view's
@@ -101,6 +105,7 @@
 //
 // Prints, last, a summary line {"done": true, "scenarios": {name: {..., error}}}.
 import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { launch, newPage, say } from "./harness.mjs";
 
 const [policy] = process.argv.slice(2);
@@ -112,6 +117,10 @@ const PLAIN = "http://cards.test:8000";
 const ID = "11111111-2222-4333-8444-555555555555";
 const TOKEN = "a-token";
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits (in this script's time) until `test()` holds, for at most 5 s. */
+const until = async (test) => {
+  for (let i = 0; i < 50 && !test(); i += 1) await sleep(100);
+};
 
 // --- the fake API's answers ----------------------------------------------------------------
 
@@ -120,6 +129,9 @@ const problem = (status, code, title, detail) => json(status, { type: "about:bla
 const unauthorized = () => problem(401, "authentication_failed", "Authentication failed", "Invalid token.");
 /** An answer the network never gives (the request fails in the page: a TypeError). */
 const NETWORK_DOWN = { abort: true };
+/** The request goes on to `url` instead (a server of this script's that can hold an answer
+ * open, its body sent bit by bit: `route.fulfill` sends a whole body at once). */
+const continueTo = (url) => ({ continueTo: url });
 
 function golfView(version, over = {}) {
   return {
@@ -240,10 +252,14 @@ const EXPECTED = /the server responded with a status of (4\d\d|503)|net::ERR_FAI
 
 /**
  * A page of the web client at `origin`, its API answered by `answer(method, path, query,
- * request)` (null: the match's own answers), logged in and showing `hash`.
+ * request)` (null: the match's own answers), logged in and showing `hash`; with `clock`,
+ * its timers are Playwright's fake ones from the start (run by page.clock.runFor).
  */
-async function open(answer, { origin = LOCAL, hash = `#/match/${ID}` } = {}) {
+async function open(answer, { origin = LOCAL, hash = `#/match/${ID}`, clock = false } = {}) {
   const { page, consoleErrors } = await newPage(browser);
+  if (clock) await page.clock.install();
+  // (a request sent on to a server of this script's, continueTo, goes to the loopback address)
+  await page.context().grantPermissions(["local-network-access"]);
   page.setDefaultTimeout(10_000);
   pageErrors.push(consoleErrors);
   const requests = [];
@@ -263,6 +279,7 @@ async function open(answer, { origin = LOCAL, hash = `#/match/${ID}` } = {}) {
       response = await answer(request.method(), path, url.searchParams, request);
     } else response = { status: 404, body: "" };
     if (response === NETWORK_DOWN) await route.abort("failed").catch(() => {});
+    else if (response.continueTo) await route.continue({ url: response.continueTo }).catch(() => {});
     else await route.fulfill(response).catch(() => {}); // (the page may be gone meanwhile)
   });
   await page.goto(`${origin}/`);
@@ -1471,6 +1488,95 @@ scenarios.retryAfterCapped = async () => {
   await page.clock.runFor(2_000);
   for (let i = 0; i < 50 && streams < 2; i += 1) await sleep(100);
   return { before, after: streams };
+};
+
+// --- a connection that dies without a word ------------------------------------------------
+
+/**
+ * A server of this script's for the match's stream: each stream asked for is answered (its
+ * head sent at once) and held open, sending only what the scenario writes to it.
+ */
+async function streamServer() {
+  const streams = [];
+  const server = createServer((request, response) => {
+    const stream = { url: request.url, closed: false, response };
+    response.on("close", () => (stream.closed = true));
+    response.writeHead(200, { "Content-Type": "application/x-ndjson", "Cache-Control": "no-store" });
+    response.flushHeaders();
+    streams.push(stream);
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const close = () => {
+    server.closeAllConnections();
+    server.close();
+  };
+  return { streams, url: `http://127.0.0.1:${server.address().port}`, close };
+}
+
+scenarios.silentStream = async () => {
+  // the stream's connection dies without a word: no error, no end, nothing more read
+  const match = fakeMatch([golfView(10)]);
+  const server = await streamServer();
+  try {
+    const { page } = await open(async (method, path, query) => {
+      if (path === `/matches/${ID}/stream`) return continueTo(`${server.url}/stream?${query}`);
+      return match.answer(method, path, query);
+    }, { clock: true });
+    await atVersion(page, 10);
+    await until(() => server.streams.length === 1);
+    const banner = () => page.locator(".connection").textContent();
+    const keepAlive = async () => {
+      server.streams[0].response.write("\n");
+      await sleep(300); // (the line reaches the page)
+    };
+    // a keep-alive line every 20 s (of the page's fake time): a minute, and the stream stays
+    for (let i = 0; i < 3; i += 1) {
+      await keepAlive();
+      await page.clock.runFor(20_000);
+    }
+    await keepAlive();
+    const kept = { banner: await banner(), streams: server.streams.length, closed: server.streams[0].closed };
+    // then nothing at all: 29 s is not yet a lost connection, 31 s is
+    await page.clock.runFor(29_000);
+    await sleep(300);
+    const quiet = { banner: await banner(), closed: server.streams[0].closed };
+    await page.clock.runFor(2_000);
+    await page.locator(".connection", { hasText: "reconnecting" }).waitFor();
+    await until(() => server.streams[0].closed);
+    const cut = { banner: await banner(), closed: server.streams[0].closed, streams: server.streams.length };
+    // the stream read again after the back-off, from the version shown: the banner goes
+    await page.clock.runFor(2_000);
+    await until(() => server.streams.length === 2);
+    await page.locator(".connection:empty").waitFor({ state: "attached" });
+    return { kept, quiet, cut, again: { banner: await banner(), url: server.streams[1]?.url ?? null } };
+  } finally {
+    server.close();
+  }
+};
+
+scenarios.silentMove = async () => {
+  // a move whose answer never comes (the connection died without a word)
+  const match = fakeMatch([golfView(10)]);
+  let release = () => {};
+  const held = new Promise((resolve) => (release = resolve));
+  const { page, requests } = await open(async (method, path, query) => {
+    if (method === "POST" && path === `/matches/${ID}/actions`) {
+      await held;
+      return NETWORK_DOWN;
+    }
+    return match.answer(method, path, query);
+  }, { clock: true });
+  await atVersion(page, 10);
+  await page.locator('.seat.mine button[data-position="0"]').click();
+  await page.locator('.game-table[data-busy="true"]').waitFor();
+  await page.clock.runFor(29_000);
+  await sleep(300);
+  const waiting = await tableState(page);
+  await page.clock.runFor(2_000);
+  await page.locator("#errors:not([hidden])").waitFor();
+  const failed = await tableState(page);
+  release();
+  return { waiting, failed, posts: requests.filter((r) => r.method === "POST").length };
 };
 
 // --- seat names, an aborted match's reason ------------------------------------------------

@@ -15,6 +15,7 @@ from tests.web.test_golf_browser import play
 
 UUID4 = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
 LOGGED_OUT = "Authentication failed: Invalid token.\nPlease log in again."
+RECONNECTING = "Connection lost: reconnecting…"
 
 
 @pytest.fixture(scope="module")
@@ -607,6 +608,29 @@ def test_a_verification_that_fails_can_be_checked_again_and_a_401_logs_out(scena
 def test_a_retry_after_past_a_minute_is_waited_a_minute(scenarios):
     seen = seen_in(scenarios, "retryAfterCapped")
     assert seen["before"] == 1 and seen["after"] == 2
+
+
+def test_a_stream_silent_past_two_keep_alives_is_taken_as_lost_and_read_again(scenarios):
+    """A connection that died without a word (a phone asleep, a router that forgot it)
+    brings no error and no end: the table said nothing, and showed no move, for ever."""
+    seen = seen_in(scenarios, "silentStream")
+    # a keep-alive line every 20 s: a minute, and the stream is kept
+    assert seen["kept"] == {"banner": "", "streams": 1, "closed": False}
+    # 29 s with nothing is not yet a lost connection; 31 s is: let go, said, read again
+    assert seen["quiet"] == {"banner": "", "closed": False}
+    assert seen["cut"] == {"banner": RECONNECTING, "closed": True, "streams": 1}
+    assert seen["again"] == {"banner": "", "url": "/stream?after=10"}
+
+
+def test_a_move_never_answered_fails_in_time_and_is_offered_again(scenarios):
+    seen = seen_in(scenarios, "silentMove")
+    assert seen["waiting"]["busy"] == "true" and seen["waiting"]["message"] is None
+    failed = seen["failed"]
+    assert failed["busy"] == "false" and failed["clickable"] == 2, failed
+    assert failed["message"] == (
+        "The service did not answer in 30 s: check your connection, then try again."
+    )
+    assert seen["posts"] == 1
 
 
 def test_a_401_of_this_pages_token_keeps_another_tabs_log_in(scenarios):
