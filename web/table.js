@@ -162,6 +162,14 @@ export class Table {
     this.following = "stream";
     /** failures to reach the match in a row (the back-off grows with them) */
     this.failures = 0;
+    /** @type {AbortController | null} the wait before reading the match again after a
+     * failure, which the device coming back online cuts short */
+    this.backOff = null;
+    /** @type {api.EventStream | null} the stream being read, which the device going
+     * offline cuts at once (its connection is gone, or will be) */
+    this.events = null;
+    this.wentOnline = () => this.backOff?.abort();
+    this.wentOffline = () => this.events?.lose("The device went offline.");
     /** when the table last showed a new version (performance.now()) */
     this.shownAt = -Infinity;
     this.abort = new AbortController();
@@ -289,10 +297,14 @@ export class Table {
     const view = this.narrow(await api.stateAt(this.detail.id, this.detail.version, this.abort.signal));
     if (!view) throw new Error(`this table does not show ${this.detail.game} matches`);
     this.show(view);
+    window.addEventListener("online", this.wentOnline);
+    window.addEventListener("offline", this.wentOffline);
     void this.follow();
   }
 
   stop() {
+    window.removeEventListener("online", this.wentOnline);
+    window.removeEventListener("offline", this.wentOffline);
     this.abort.abort();
     if (this.ticking !== null) clearInterval(this.ticking);
     this.ticking = null;
@@ -365,9 +377,11 @@ export class Table {
    * Follows the match until it has ended: reads its event stream and shows every new
    * version in turn; reads on from the last version shown when the stream ends, and, after
    * a failure (the network, the service), says so and tries again, backing off (or after
-   * the Retry-After of a 429, at least 1 s). Long-polls the log instead when streams are
-   * unavailable. Stops for good when the service refuses the account (401: the token no
-   * longer holds; 403: e.g. `account_suspended`), saying why.
+   * the Retry-After of a 429, at least 1 s). The device going offline (the window's
+   * `offline`) cuts the stream at once, as a lost connection; back online, the service is
+   * tried again at once. Long-polls the log instead when streams are unavailable. Stops
+   * for good when the service refuses the account (401: the token no longer holds; 403:
+   * e.g. `account_suspended`), saying why.
    */
   async follow() {
     const signal = this.abort.signal;
@@ -394,7 +408,10 @@ export class Table {
         // (a Retry-After past a minute, a proxy's, is taken as a minute: the banner says
         // "reconnecting", and an hour of it would be no reconnecting)
         const wait = retryAfter !== null ? Math.min(Math.max(retryAfter, 1), MAX_RETRY_AFTER_S) * 1000 : Math.min(1000 * 2 ** this.failures, MAX_BACK_OFF_MS);
-        await sleep(wait, signal);
+        // (the device back online: no reason to wait on, the service is tried at once)
+        this.backOff = new AbortController();
+        await sleep(wait, AbortSignal.any([signal, this.backOff.signal]));
+        this.backOff = null;
       }
     }
   }
@@ -428,6 +445,7 @@ export class Table {
     this.connected();
     if (!events) return false; // the match has ended, and this page has shown all of it
     const opened = performance.now();
+    this.events = events;
     try {
       for (let event = await events.next(); event; event = await events.next()) {
         await this.showEvent(event, signal, () => events.pending > 0);
@@ -435,6 +453,7 @@ export class Table {
       }
     } finally {
       if (performance.now() - opened >= STEADY_MS) this.failures = 0;
+      this.events = null;
       events.close();
       this.settle(signal);
     }

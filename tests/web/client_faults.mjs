@@ -83,6 +83,8 @@
 //                  connection that died without a word; a server of this script's holds
 //                  it open): let go, "reconnecting" said, and read again;
 //   silentMove     a move never answered: after 30 s it fails, said, and is offered again;
+//   offlineOnline  the device offline: the stream cut at once, "reconnecting" said; back
+//                  online: the stream read again at once, not after the back-off;
 //   usernamesAsWritten "h66bob" is never "H66bob" (Golf's, Hearts' and Ninety-Nine's
 //                  move logs, headings, tables of tricks); "You", "COM 2" still capitalised;
 //   abortReason    every game's table says why a match was aborted, from its view's
@@ -248,7 +250,7 @@ const event = (seq, type, seat, data) => ({ seq, type, schema_version: 1, actor:
 const browser = await launch();
 /** The console errors of the scenario's pages (a request answered 4xx aside: on purpose). */
 let pageErrors = [];
-const EXPECTED = /the server responded with a status of (4\d\d|503)|net::ERR_FAILED/;
+const EXPECTED = /the server responded with a status of (4\d\d|503)|net::ERR_FAILED|net::ERR_INTERNET_DISCONNECTED/;
 
 /**
  * A page of the web client at `origin`, its API answered by `answer(method, path, query,
@@ -1549,6 +1551,39 @@ scenarios.silentStream = async () => {
     await until(() => server.streams.length === 2);
     await page.locator(".connection:empty").waitFor({ state: "attached" });
     return { kept, quiet, cut, again: { banner: await banner(), url: server.streams[1]?.url ?? null } };
+  } finally {
+    server.close();
+  }
+};
+
+scenarios.offlineOnline = async () => {
+  // the device goes offline (its network gone), then back online
+  const match = fakeMatch([golfView(10)]);
+  const server = await streamServer();
+  try {
+    const { page } = await open(async (method, path, query) => {
+      if (path === `/matches/${ID}/stream`) return continueTo(`${server.url}/stream?${query}`);
+      return match.answer(method, path, query);
+    }, { clock: true });
+    await atVersion(page, 10);
+    await until(() => server.streams.length === 1);
+    const banner = () => page.locator(".connection").textContent();
+    await page.context().setOffline(true);
+    // said at once, with no clock run: the stream is let go
+    await page.locator(".connection", { hasText: "reconnecting" }).waitFor({ timeout: 3_000 });
+    await until(() => server.streams[0].closed);
+    const offline = { banner: await banner(), closed: server.streams[0].closed };
+    // three tries fail (after 2 s, 4 s, 8 s of back-off), and the next is 15 s away
+    for (const ms of [2_000, 4_000, 8_000]) {
+      await page.clock.runFor(ms);
+      await sleep(300);
+    }
+    const tried = server.streams.length;
+    await page.context().setOffline(false);
+    // back online: tried at once, with no clock run
+    await until(() => server.streams.length > tried);
+    await page.locator(".connection:empty").waitFor({ state: "attached", timeout: 3_000 });
+    return { offline, tried, streams: server.streams.length, online: await banner() };
   } finally {
     server.close();
   }

@@ -622,6 +622,14 @@ def test_a_stream_silent_past_two_keep_alives_is_taken_as_lost_and_read_again(sc
     assert seen["again"] == {"banner": "", "url": "/stream?after=10"}
 
 
+def test_offline_cuts_the_stream_at_once_and_online_reads_it_again_at_once(scenarios):
+    seen = seen_in(scenarios, "offlineOnline")
+    # offline: said, and the stream let go, with no wait for the stream to fall silent
+    assert seen["offline"] == {"banner": RECONNECTING, "closed": True}
+    # back online: the stream read again at once (the back-off was at 15 s)
+    assert seen["streams"] == seen["tried"] + 1 and seen["online"] == "", seen
+
+
 def test_a_move_never_answered_fails_in_time_and_is_offered_again(scenarios):
     seen = seen_in(scenarios, "silentMove")
     assert seen["waiting"]["busy"] == "true" and seen["waiting"]["message"] is None
