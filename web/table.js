@@ -836,6 +836,8 @@ export class Table {
       "data-phase": view.phase,
       "data-your-turn": String(this.yourTurn(view) && !this.busy),
       "data-busy": String(this.busy || this.passing),
+      // (a move being sent: the table is about to change, its moves are not offered)
+      "aria-busy": String(this.busy),
       "data-history": String(this.past !== null),
     });
     table.append(
@@ -850,12 +852,14 @@ export class Table {
     return table;
   }
 
-  /** The prompt (what to do now), its text changed in place (the same live region), and
-   * the hint's reason. @param {string} text */
+  /** The prompt (what to do now; "Sending your move…" while one is sent), its text
+   * changed in place (the same live region), and the hint's reason. @param {string} text */
   promptNodes(text) {
     const view = this.shown();
+    // a move being sent: what was asked is done, its answer awaited (which may take a while)
+    if (this.busy && !this.past) text = "Sending your move…";
     // a local match's turn is asked of its player by name: the device goes to them
-    if (this.detail.local && view && view.seat !== null && this.seatToAct(view)) text = `${this.seatName(view.seat)} — ${text}`;
+    else if (this.detail.local && view && view.seat !== null && this.seatToAct(view)) text = `${this.seatName(view.seat)} — ${text}`;
     if (this.promptNode.textContent !== text) this.promptNode.textContent = text;
     // (no hint on a past version: it was for the table now)
     const hint = this.hintText && !this.past ? `Hint: ${this.hintText}` : "";

@@ -7,6 +7,8 @@
 //   plainHttp      the page at http://cards.test (no secure context: no crypto.randomUUID)
 //                  sends a move, with a v4 UUID as its Idempotency-Key; a move whose answer
 //                  is unreadable leaves the table drawn again, not busy, and says so;
+//   sendingShown   a move whose answer takes a while: "Sending your move…", aria-busy, the
+//                  table's cursor saying so, until it comes;
 //   staleChoice    "Discard and turn up a card…" and a hint, then the server deals the next
 //                  hole (the page sent nothing): both are gone; during the opening flips a
 //                  hint stays while another seat flips;
@@ -340,6 +342,32 @@ scenarios.plainHttp = async () => {
   const failed = await tableState(page);
   const posts = requests.filter((r) => r.method === "POST");
   return { context, keys: posts.map((r) => r.headers["idempotency-key"]), moved, failed, stockOffered: await page.locator("button.pile.stock").count() };
+};
+
+scenarios.sendingShown = async () => {
+  // a move whose answer takes a while: the table says it is being sent
+  const match = fakeMatch([golfView(10), golfView(11, { phase: "draw", drawn: null, legal_actions: [{ type: "draw" }] })]);
+  let release = () => {};
+  const held = new Promise((resolve) => (release = resolve));
+  const { page } = await open(async (method, path, query) => {
+    if (method === "POST" && path === `/matches/${ID}/actions`) {
+      await held;
+      return json(200, { version: 11, events: [event(11, "card_swapped", 0, { card: "KD", position: 0, replaced: "QH" })], view: match.views.get(11) });
+    }
+    return match.answer(method, path, query);
+  });
+  const busy = () => page.evaluate(() => {
+    const table = document.querySelector(".game-table");
+    return { ariaBusy: table?.getAttribute("aria-busy") ?? null, cursor: table ? getComputedStyle(table).cursor : null };
+  });
+  await atVersion(page, 10);
+  const before = { ...(await tableState(page)), ...(await busy()) };
+  await page.locator('.seat.mine button[data-position="0"]').click();
+  await page.locator('.game-table[data-busy="true"]').waitFor();
+  const sending = { ...(await tableState(page)), ...(await busy()) };
+  release();
+  await atVersion(page, 11);
+  return { before, sending, answered: { ...(await tableState(page)), ...(await busy()) } };
 };
 
 scenarios.staleChoice = async () => {

@@ -48,6 +48,19 @@ def test_a_move_goes_from_a_page_on_plain_http_and_a_failure_is_shown(scenarios)
     assert seen["stockOffered"] == 1
 
 
+def test_a_move_being_sent_is_said_until_its_answer_comes(scenarios):
+    """The table only stopped offering moves: a slow answer looked like a dead click."""
+    seen = seen_in(scenarios, "sendingShown")
+    assert seen["before"]["ariaBusy"] == "false" and seen["before"]["cursor"] == "auto"
+    sending = seen["sending"]
+    assert sending["prompt"] == "Sending your move…" and sending["clickable"] == 0, sending
+    assert sending["ariaBusy"] == "true" and sending["cursor"] == "progress", sending
+    answered = seen["answered"]
+    assert answered["version"] == 11 and answered["ariaBusy"] == "false", answered
+    assert answered["prompt"].startswith("Your turn: draw"), answered
+    assert answered["cursor"] == "auto", answered
+
+
 def test_a_choice_and_a_hint_go_when_the_server_moves_on(scenarios):
     seen = seen_in(scenarios, "staleChoice")
     choosing = seen["choosing"]
