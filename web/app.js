@@ -69,6 +69,29 @@ async function guarded(work) {
   }
 }
 
+/** The forms whose request is being sent (see submitOnce). @type {WeakSet<HTMLFormElement>} */
+const pending = new WeakSet();
+
+/**
+ * Sends a form's request (`work`, guarded) once at a time: while it is pending the form's
+ * submit buttons are disabled, so that a second click, or Enter, sends nothing more (two
+ * matches were created); once it is answered they are enabled again (after an error it
+ * may be sent again).
+ * @param {HTMLFormElement} form @param {() => Promise<void>} work
+ */
+async function submitOnce(form, work) {
+  if (pending.has(form)) return;
+  pending.add(form);
+  const buttons = [...form.querySelectorAll("button[type=submit]")].filter((b) => b instanceof HTMLButtonElement);
+  for (const button of buttons) button.disabled = true;
+  try {
+    await guarded(work);
+  } finally {
+    pending.delete(form);
+    for (const button of buttons) button.disabled = false;
+  }
+}
+
 /** A 401: the saved token no longer holds (revoked, expired); it is forgotten, and the
  * page says so and asks to log in again. @param {api.ApiError} error */
 async function loggedOut(error) {
@@ -107,7 +130,7 @@ function loginPage() {
     const data = new FormData(form);
     const username = String(data.get("username") ?? "");
     const password = String(data.get("password") ?? "");
-    void guarded(async () => {
+    void submitOnce(form, async () => {
       const token = intent === "register"
         ? (await api.register({ username, password })).token
         : (await api.logIn({ username, password })).token;
@@ -161,27 +184,21 @@ async function passwordPage(turn) {
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const data = new FormData(form);
-    const button = form.querySelector("button[type=submit]");
-    if (button) button.setAttribute("disabled", "");
-    void guarded(async () => {
-      try {
-        const sentWith = api.savedToken();
-        const { token } = await api.changePassword({ password: String(data.get("password") ?? ""), new_password: String(data.get("new_password") ?? "") });
-        // a log-out (or another account's log-in) meanwhile, here or in another tab, stands
-        if (api.savedToken() !== sentWith) return;
-        api.saveToken(token);
-        if (turn !== routed) return; // another page was asked for meanwhile: it stays
-        clearError();
-        const done = el("section", { class: "panel login", "aria-labelledby": "password-title" }, [
-          el("h2", { id: "password-title", tabindex: "-1" }, ["Password changed"]),
-          el("p", {}, ["Your other devices must log in again."]),
-          el("p", {}, [el("a", { href: "#/" }, ["Back to the lobby"])]),
-        ]);
-        main.replaceChildren(done);
-        done.querySelector("h2")?.focus();
-      } finally {
-        button?.removeAttribute("disabled");
-      }
+    void submitOnce(form, async () => {
+      const sentWith = api.savedToken();
+      const { token } = await api.changePassword({ password: String(data.get("password") ?? ""), new_password: String(data.get("new_password") ?? "") });
+      // a log-out (or another account's log-in) meanwhile, here or in another tab, stands
+      if (api.savedToken() !== sentWith) return;
+      api.saveToken(token);
+      if (turn !== routed) return; // another page was asked for meanwhile: it stays
+      clearError();
+      const done = el("section", { class: "panel login", "aria-labelledby": "password-title" }, [
+        el("h2", { id: "password-title", tabindex: "-1" }, ["Password changed"]),
+        el("p", {}, ["Your other devices must log in again."]),
+        el("p", {}, [el("a", { href: "#/" }, ["Back to the lobby"])]),
+      ]);
+      main.replaceChildren(done);
+      done.querySelector("h2")?.focus();
     });
   });
   main.replaceChildren(form);
@@ -368,7 +385,7 @@ function newMatchForm(games, name) {
       request = { game: "ninety-nine", preset: /** @type {NinetyNineMatchCreate["preset"]} */ (preset), rules: { ...dealsAsked, ...targetAsked }, seats, hints };
     }
     if (seconds) request.turn_timeout = Number(seconds);
-    void guarded(async () => {
+    void submitOnce(form, async () => {
       const detail = await api.createMatch(request);
       clearError();
       go(`#/match/${detail.id}`);

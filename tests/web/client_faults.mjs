@@ -81,6 +81,8 @@
 //                  a 401 there logs out as every other 401 does;
 //   retryAfterCapped a stream told to wait an hour (429, Retry-After: 3600) asks again
 //                  within a minute;
+//   doubleSubmit   "Start the match" and "Log in" clicked twice, and Enter pressed, while
+//                  the answer is on its way: one request each, the buttons disabled meanwhile;
 //   silentStream   a stream that sends nothing, not even its keep-alive, for 30 s (a
 //                  connection that died without a word; a server of this script's holds
 //                  it open): let go, "reconnecting" said, and read again;
@@ -1518,6 +1520,47 @@ scenarios.retryAfterCapped = async () => {
   await page.clock.runFor(2_000);
   for (let i = 0; i < 50 && streams < 2; i += 1) await sleep(100);
   return { before, after: streams };
+};
+
+scenarios.doubleSubmit = async () => {
+  // "Start the match", and then "Log in", clicked twice and Enter pressed while the answer
+  // is on its way: one request each
+  const match = fakeMatch([golfView(10)]);
+  let release = () => {};
+  let held = new Promise((resolve) => (release = resolve));
+  const { page, requests } = await open(async (method, path, query) => {
+    if (method === "POST" && (path === "/matches" || path === "/auth/token")) {
+      await held;
+      return path === "/matches" ? json(201, detail(golfView(10))) : json(200, { token: TOKEN });
+    }
+    if (path === "/games") return json(200, GAMES);
+    if (path === "/matches") return pageOf([], query);
+    return match.answer(method, path, query);
+  }, { hash: "#/" });
+  const posts = (path) => requests.filter((r) => r.method === "POST" && r.path === path).length;
+  const start = page.getByRole("button", { name: "Start the match" });
+  await start.dblclick();
+  await page.locator("#rounds").press("Enter");
+  await sleep(300);
+  const creating = { posts: posts("/matches"), disabled: await start.isDisabled() };
+  release();
+  await atVersion(page, 10);
+  const created = { posts: posts("/matches"), hash: await page.evaluate(() => location.hash) };
+  // logged out: the log-in form
+  held = new Promise((resolve) => (release = resolve));
+  await page.evaluate(() => localStorage.removeItem("card-games-token"));
+  await page.reload();
+  await page.getByLabel("Name").fill("alice");
+  await page.getByLabel("Password").fill("pw-alice-123");
+  const logIn = page.getByRole("button", { name: "Log in" });
+  await logIn.dblclick();
+  await page.getByLabel("Password").press("Enter");
+  await sleep(300);
+  const loggingIn = { posts: posts("/auth/token"), disabled: [await logIn.isDisabled(), await page.getByRole("button", { name: "Register" }).isDisabled()] };
+  release();
+  await page.waitForFunction(() => localStorage.getItem("card-games-token") !== null);
+  await sleep(300);
+  return { creating, created, loggingIn, loggedIn: { posts: posts("/auth/token") } };
 };
 
 // --- a connection that dies without a word ------------------------------------------------

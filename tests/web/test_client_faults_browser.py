@@ -623,6 +623,15 @@ def test_a_retry_after_past_a_minute_is_waited_a_minute(scenarios):
     assert seen["before"] == 1 and seen["after"] == 2
 
 
+def test_a_form_is_sent_once_while_its_answer_is_on_its_way(scenarios):
+    """A double click on "Start the match" created two matches."""
+    seen = seen_in(scenarios, "doubleSubmit")
+    assert seen["creating"] == {"posts": 1, "disabled": True}
+    assert seen["created"] == {"posts": 1, "hash": AT_THE_TABLE}
+    assert seen["loggingIn"] == {"posts": 1, "disabled": [True, True]}
+    assert seen["loggedIn"] == {"posts": 1}
+
+
 def test_a_stream_silent_past_two_keep_alives_is_taken_as_lost_and_read_again(scenarios):
     """A connection that died without a word (a phone asleep, a router that forgot it)
     brings no error and no end: the table said nothing, and showed no move, for ever."""
