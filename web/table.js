@@ -553,6 +553,16 @@ export class Table {
   }
 
   /**
+   * A seat's name where room is short (a column's head): a COM's without its level, "COM
+   * 2"; any other as seatName says it at the start of a sentence.
+   * @param {number} seat
+   */
+  shortSeatName(seat) {
+    if (this.detail.seats[seat]?.kind === "com") return `COM ${seat}`;
+    return this.seatName(seat, true);
+  }
+
+  /**
    * Logs the events after the last one logged, up to `seq`, read from the log: those the
    * page shows no version of (another seat's move just before one of this page's, or
    * before a reload). Without them if they cannot be read: the table goes on.
@@ -908,7 +918,16 @@ export class Table {
    */
   scores(view, { caption, round, rows }) {
     const seats = view.totals.map((_, seat) => seat);
-    const head = el("tr", {}, [el("th", { scope: "col" }, [round]), ...seats.map((s) => el("th", { scope: "col" }, [this.seatName(s)]))]);
+    // (a COM's level is left out of its column's head, and a long username cut short, the
+    // whole name in its title: the heads made the table wider than the side column, at
+    // four seats, and a phone's width)
+    /** @param {number} s */
+    const columnHead = (s) => {
+      const short = this.shortSeatName(s);
+      const name = this.detail.seats[s]?.kind === "com" ? short : el("span", { class: "seat-head" }, [short]);
+      return el("th", this.isYou(s) ? { scope: "col" } : { scope: "col", title: this.seatName(s, true) }, [name]);
+    };
+    const head = el("tr", {}, [el("th", { scope: "col" }, [round]), ...seats.map(columnHead)]);
     const body = rows.map((row) =>
       el("tr", {}, [el("th", { scope: "row" }, [row.label]), ...seats.map((s) => el("td", {}, [String(row.scores[s] ?? "")]))]),
     );

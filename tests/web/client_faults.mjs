@@ -62,6 +62,8 @@
 //                  human says it at once), so no 412;
 //   dealHeadings   a Hearts or Ninety-Nine table's heading: "Deal 1 of 3" where the rules
 //                  set the deals, else "Deal 1 · to 100" (not the most deals allowed);
+//   scoresFit      Hearts' scores at four and five seats fit the side column at 1280 px and
+//                  390 px (a COM's level, and a long username, in the head's title);
 //   heartsPassingWords Hearts' pass direction, to a player ("to your left") and to a
 //                  spectator ("each player passes to the left"); the seats still choosing
 //                  marked so, not "to play";
@@ -1274,6 +1276,34 @@ scenarios.dealHeadings = async () => {
     heartsOfThree: await heading(heartsView(10), { max_deals: 3 }),
     ninetyNine: await heading(ninetyNineView(10, { target_score: 60 }), { target_score: 60 }),
   };
+};
+
+scenarios.scoresFit = async () => {
+  // Hearts at four and five seats, the scores of three deals, at a desktop's width and a
+  // phone's: every table of results fits its column
+  const fit = async (players, width) => {
+    const scores = players.map((_, seat) => (seat * 7) % 26);
+    const view = heartsView(40, {
+      players, hands: players.map((_, seat) => (seat === 0 ? HAND : null)), hand_sizes: players.map(() => 12), taken: players.map(() => 0),
+      totals: players.map((_, seat) => 3 * scores[seat]), deal_scores: [scores, scores, scores],
+    });
+    const seats = players.map((kind, index) => (kind === "com"
+      ? { index, kind, username: null, com_level: "normal", to_act: false }
+      : { index, kind, username: index === 0 ? "alice" : "margaret-hamilton", com_level: null, to_act: false }));
+    const match = fakeMatch([view]);
+    const { page } = await open(async (method, path, query) => (path === `/matches/${ID}` ? json(200, { ...detail(view), seats }) : match.answer(method, path, query)));
+    await page.setViewportSize({ width, height: 900 });
+    await atVersion(page, 40);
+    return page.evaluate(() => ({
+      clipped: [...document.querySelectorAll(".results")].map((box) => box.scrollWidth - box.clientWidth),
+      page: document.documentElement.scrollWidth - window.innerWidth,
+      heads: [...document.querySelectorAll(".results:not(.taken) thead th")].map((th) => [th.textContent, th.getAttribute("title")]),
+      caption: document.querySelector(".results:not(.taken) caption")?.textContent ?? null,
+    }));
+  };
+  const four = ["human", "com", "com", "com"];
+  const five = ["human", "human", "com", "com", "com"];
+  return { fourDesktop: await fit(four, 1280), fourPhone: await fit(four, 390), fiveDesktop: await fit(five, 1280), fivePhone: await fit(five, 390) };
 };
 
 scenarios.heartsPassingWords = async () => {

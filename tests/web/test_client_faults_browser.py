@@ -518,6 +518,20 @@ def test_a_next_hole_too_late_reads_the_table_again(scenarios):
     assert after["message"] == "The table moved on before your move arrived: here it is again."
 
 
+@pytest.mark.parametrize("case", ["fourDesktop", "fourPhone", "fiveDesktop", "fivePhone"])
+def test_the_hearts_scores_fit_their_column(scenarios, case):
+    """At four seats the scores were cut off on the right, at 1280 px as at 390 px: the
+    heads were "COM 3 (normal)", and the caption was cut with them."""
+    seen = seen_in(scenarios, "scoresFit")[case]
+    assert seen["clipped"] == [0, 0] and seen["page"] == 0, seen
+    heads = seen["heads"]
+    assert heads[:2] == [["Deal", None], ["You", None]], heads
+    # a COM's level in its head's title; a username whole there, however it is cut
+    assert heads[-1] == [f"COM {len(heads) - 2}", f"COM {len(heads) - 2} (normal)"], heads
+    if case.startswith("five"):
+        assert heads[2] == ["margaret-hamilton", "margaret-hamilton"], heads
+
+
 def test_hearts_passing_is_said_to_a_spectator_without_your(scenarios):
     seen = seen_in(scenarios, "heartsPassingWords")
     assert seen["player"].startswith("Passing: to your left · "), seen
