@@ -166,11 +166,10 @@ export class GolfTable extends Table {
       "aria-label": you ? "Your grid" : `${name}'s grid`,
       "data-seat": String(seat),
     });
-    const showing = view.face_up_totals[seat] ?? 0;
     block.append(
       el("h3", {}, [
         you ? "You" : name,
-        el("span", { class: "showing" }, [` · ${plural(showing, "point")} showing`]),
+        el("span", { class: "showing" }, [` · ${this.pointsText(view, seat)}`]),
         toAct ? el("span", { class: "to-act-mark" }, [" · to play"]) : "",
       ]),
     );
@@ -210,6 +209,22 @@ export class GolfTable extends Table {
     });
     block.append(grid);
     return block;
+  }
+
+  /**
+   * A grid's points, beside its seat's name: once the hole is over, its score for the
+   * hole; until then its face-up cards' points as they lie (the view's `face_up_totals`,
+   * the running figure, not the grid's score: a matched line is counted at full value
+   * until the hole is scored), said so.
+   * @param {GolfView} view @param {number} seat
+   */
+  pointsText(view, seat) {
+    const scored = this.inPlay(view) ? undefined : view.hole_scores[view.hole - 1]?.[seat];
+    if (scored !== undefined) return `this hole: ${plural(scored, "point")}`;
+    const showing = `face up: ${plural(view.face_up_totals[seat] ?? 0, "point")}`;
+    const lines = /** @type {{lines?: string}} */ (this.detail.rules).lines;
+    if (lines === "none") return showing; // (no line matches: they are the grid's points so far)
+    return `${showing} (before matched ${lines === "columns" ? "columns" : "lines"})`;
   }
 
   /** The stock, the discard pile and the card in hand. @param {GolfView} view @param {GolfAction[]} legal */

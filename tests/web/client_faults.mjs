@@ -19,6 +19,8 @@
 //   lobbyPages     25 matches of yours and 22 open ones, 20 a page: "More…" adds the rest,
 //                  one that was joined meanwhile (gone from the open list) skipping none;
 //   golfSeen       a Golf card seen before an undo is named in its label;
+//   golfPoints     the points beside a Golf seat's name: the face-up cards' "before matched
+//                  columns" in play, the hole's score once it is over;
 //   golfStockSeen  the cards on top of the Golf stock seen before an undo (`stock_seen`) are
 //                  shown under the stock and named in its label;
 //   liveRegions    after a move of this page's, then another seat's (from the stream), the
@@ -485,6 +487,24 @@ scenarios.golfSeen = async () => {
   await atVersion(page, 10);
   const cell = page.locator('.seat.mine [data-position="1"]');
   return { label: await cell.getAttribute("aria-label"), text: await cell.innerText(), tag: await cell.evaluate((n) => n.tagName) };
+};
+
+scenarios.golfPoints = async () => {
+  // beside each seat's name: in play, the face-up cards' points (not the grid's score: a
+  // matched column counts until the hole is scored); once the hole is over, its score
+  const points = async (view, rules) => {
+    const match = fakeMatch([view]);
+    const { page } = await open(async (method, path, query) => (path === `/matches/${ID}` ? json(200, { ...detail(view), rules }) : match.answer(method, path, query)));
+    await atVersion(page, view.version);
+    return page.locator(".seat .showing").allTextContents();
+  };
+  const grids = [["KS", "7S", "3H", "KH", "7H", "3D"], ["6H", "4D", "AD", "6S", "AS", "2H"]];
+  const over = golfView(40, { phase: "hole_over", drawn: null, grids, face_up_totals: [40, 20], hole_scores: [[0, 4]], hole_finishers: [0], totals: [0, 4], seats_to_act: [0], legal_actions: [{ type: "next" }] });
+  return {
+    columns: await points(golfView(10), { lines: "columns" }),
+    none: await points(golfView(10), { lines: "none" }),
+    over: await points(over, { lines: "columns" }),
+  };
 };
 
 scenarios.golfStockSeen = async () => {

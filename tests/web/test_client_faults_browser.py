@@ -139,6 +139,20 @@ def test_a_card_seen_before_an_undo_is_named(scenarios):
     assert hearts["seats"] == ["1"]
 
 
+def test_a_golf_grids_points_are_said_for_what_they_are(scenarios):
+    """Beside a grid whose hole scored 0 (two matched columns) stood "20 points showing": the
+    view's face_up_totals counts a matched line at full value, it is not the score."""
+    seen = seen_in(scenarios, "golfPoints")
+    # in play (COM 1's grid, then yours): the face-up cards, said to be before the matches
+    assert seen["columns"] == [
+        " · face up: 4 points (before matched columns)",
+        " · face up: 16 points (before matched columns)",
+    ]
+    assert seen["none"] == [" · face up: 4 points", " · face up: 16 points"]  # nothing matches
+    # the hole over: its score, not the 40 and 20 points face up
+    assert seen["over"] == [" · this hole: 4 points", " · this hole: 0 points"]
+
+
 def test_the_cards_seen_on_top_of_the_golf_stock_are_shown_and_named(scenarios):
     seen = seen_in(scenarios, "golfStockSeen")
     # the stock's button names them, top first, as a card seen is named on a grid
