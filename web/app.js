@@ -597,6 +597,8 @@ async function matchPage(id, turn) {
   // "Leave" from then on, no more "Cancel"; once the match has ended, neither.
   /** @type {HTMLElement | null} */
   let offered = null;
+  /** the match as last read: who else sits at it, which says what leaving does */
+  let latest = detail;
   /** @type {"leave" | "cancel" | null} */
   let offeredKind = null;
   let ended = false;
@@ -608,7 +610,7 @@ async function matchPage(id, turn) {
     else if (!ended && now.status === "waiting" && now.can_abort) kind = "cancel";
     if (kind === offeredKind) return;
     offered?.remove();
-    offered = kind === "leave" ? leaveBar(id) : kind === "cancel" ? cancelBar(id) : null;
+    offered = kind === "leave" ? leaveBar(id, () => leaveQuestion(latest)) : kind === "cancel" ? cancelBar(id) : null;
     offeredKind = kind;
     if (offered) root.after(offered);
   };
@@ -617,7 +619,10 @@ async function matchPage(id, turn) {
     detail.game === "hearts" ? new HeartsTable(root, detail, showError, clearError)
     : detail.game === "ninety-nine" ? new NinetyNineTable(root, detail, showError, clearError)
     : new GolfTable(root, detail, showError, clearError);
-  table.onDetail = offerLeave;
+  table.onDetail = (now) => {
+    latest = now;
+    offerLeave(now);
+  };
   // once the match has ended there is nothing to leave; the API reveals the seed: check
   // the deals in this browser
   table.onEnded = () => {
@@ -629,11 +634,22 @@ async function matchPage(id, turn) {
   await table.start();
 }
 
-/** What leaving a match means, asked before it is left (the browser's confirm). */
-const LEAVE_QUESTION =
-  "Leave this match?\n\nA computer player (COM) will play your seat from now on, and this page " +
-  "goes back to the lobby. You can still watch the rest of the match as a spectator by " +
-  "opening its address again. If you are the last player left, the match is aborted instead.";
+/**
+ * What leaving a match means, asked before it is left (the browser's confirm): while
+ * another player sits at it a COM plays your seat on; the last player to leave aborts it
+ * (the API's leave, docs/api.md).
+ * @param {api.MatchDetail} detail the match as last read
+ */
+function leaveQuestion(detail) {
+  const others = detail.seats.some((s) => s.kind === "human" && s.index !== detail.your_seat);
+  if (!others) {
+    return "Leave this match?\n\nNo other player sits at this table, so leaving aborts the match: " +
+      "it ends here, unfinished, and this page goes back to the lobby.";
+  }
+  return "Leave this match?\n\nA computer player (COM) will play your seat from now on, and this page " +
+    "goes back to the lobby. You can still watch the rest of the match as a spectator by " +
+    "opening its address again.";
+}
 
 /** What cancelling a lobby means, asked before it is aborted. */
 const CANCEL_QUESTION =
@@ -641,16 +657,17 @@ const CANCEL_QUESTION =
   "unfinished matches. Anyone who has joined it sees it aborted.";
 
 /**
- * A button that, once confirmed (the browser's confirm asks ``question``), sends its request,
- * then shows the lobby; a refusal is shown, and the button may be pressed again.
- * @param {string} label @param {string} kind its class @param {string} question
+ * A button that, once confirmed (the browser's confirm asks `question()`, as the match is
+ * then), sends its request, then shows the lobby; a refusal is shown, and the button may be
+ * pressed again.
+ * @param {string} label @param {string} kind its class @param {() => string} question
  * @param {() => Promise<unknown>} send
  * @returns {HTMLElement}
  */
 function confirmedBar(label, kind, question, send) {
   const button = el("button", { type: "button", class: `secondary ${kind}` }, [label]);
   button.addEventListener("click", () => {
-    if (!window.confirm(question)) return;
+    if (!window.confirm(question())) return;
     void guarded(async () => {
       button.disabled = true;
       try {
@@ -665,11 +682,12 @@ function confirmedBar(label, kind, question, send) {
   return el("div", { class: "page-actions" }, [button]);
 }
 
-/** "Leave this match…": `POST /api/matches/{id}/leave` (a COM takes the seat). @param {string} id */
-const leaveBar = (id) => confirmedBar("Leave this match…", "leave-match", LEAVE_QUESTION, () => api.leave(id));
+/** "Leave this match…": `POST /api/matches/{id}/leave` (a COM takes the seat, or the last
+ * player aborts the match). @param {string} id @param {() => string} question */
+const leaveBar = (id, question) => confirmedBar("Leave this match…", "leave-match", question, () => api.leave(id));
 
 /** "Cancel this match…" on a lobby of yours: `POST /api/matches/{id}/abort`. @param {string} id */
-const cancelBar = (id) => confirmedBar("Cancel this match…", "cancel-match", CANCEL_QUESTION, () => api.abort(id));
+const cancelBar = (id) => confirmedBar("Cancel this match…", "cancel-match", () => CANCEL_QUESTION, () => api.abort(id));
 
 /** Stops the table shown, if any (it follows its match no more). */
 function leaveTable() {

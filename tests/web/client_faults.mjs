@@ -50,6 +50,8 @@
 //                  does "Back to live";
 //   leaveMatch     "Leave this match…" at a player's table: the confirm dismissed sends
 //                  nothing, accepted sends POST leave and shows the lobby;
+//   leaveQuestion  the leave confirm() says what leaving does, as the match is then: a COM
+//                  plays your seat while another player sits there, else it is aborted;
 //   leaveRefused   a leave refused (409 cannot_leave): the message shown, the button kept
 //                  and usable;
 //   noLeaveButton  no "Leave this match…" for a spectator, a local match, a lobby, an
@@ -1063,8 +1065,14 @@ const answerDialog = (page, dialogs, accept) => page.once("dialog", (dialog) => 
   void (accept ? dialog.accept() : dialog.dismiss());
 });
 
+/** Alice's seat and bob's, at a match of two players. */
+const WITH_BOB = [
+  { index: 0, kind: "human", username: "alice", com_level: null, to_act: true },
+  { index: 1, kind: "human", username: "bob", com_level: null, to_act: false },
+];
+
 scenarios.leaveMatch = async () => {
-  const { page, requests } = await leavePage([golfView(10)]);
+  const { page, requests } = await leavePage([golfView(10, { players: ["human", "human"] })], { over: { seats: WITH_BOB } });
   await atVersion(page, 10);
   const shown = await leaveState(page, requests);
   const dialogs = [];
@@ -1076,6 +1084,34 @@ scenarios.leaveMatch = async () => {
   await leaveButton(page).click();
   await page.locator(".lobby").waitFor();
   return { shown, dialogs, dismissed, accepted: await leaveState(page, requests) };
+};
+
+scenarios.leaveQuestion = async () => {
+  // what leaving does, asked as the match is: alone with COMs, it is aborted; with bob, a
+  // COM plays your seat, until bob leaves (seat_handed_over) and you are the last player
+  const ask = async (page) => {
+    const dialogs = [];
+    answerDialog(page, dialogs, false);
+    await leaveButton(page).click();
+    await until(() => dialogs.length > 0);
+    return dialogs[0]?.message ?? null;
+  };
+  const alone = await leavePage([golfView(10)]);
+  await atVersion(alone.page, 10);
+  const withComs = await ask(alone.page);
+  const views = [golfView(10, { players: ["human", "human"] }), golfView(11, { players: ["human", "com"] })];
+  const { match, page } = await leavePage(views, { over: { seats: WITH_BOB } });
+  // (bob's seat is a COM's once the log says so)
+  await page.context().route(`${LOCAL}/api/matches/${ID}`, async (route) => {
+    const seats = match.events.length ? [WITH_BOB[0], { index: 1, kind: "com", username: null, com_level: "normal", to_act: false }] : WITH_BOB;
+    await route.fulfill(json(200, { ...detail(match.views.get(match.events.length ? 11 : 10)), seats }));
+  });
+  await atVersion(page, 10);
+  const withBob = await ask(page);
+  match.release({ ...event(11, "seat_handed_over", 1, { seat: 1 }), actor: "user:7:1" });
+  await atVersion(page, 11);
+  await sleep(200);
+  return { withComs, withBob, bobLeft: await ask(page) };
 };
 
 scenarios.leaveRefused = async () => {

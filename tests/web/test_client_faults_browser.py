@@ -374,7 +374,7 @@ def test_a_player_leaves_a_match_after_confirming_and_returns_to_the_lobby(scena
         assert dialog["type"] == "confirm", dialog
         message = dialog["message"]
         assert "COM" in message and "play your seat from now on" in message, message
-        assert "as a spectator" in message and "the match is aborted" in message, message
+        assert "as a spectator" in message and "abort" not in message, message
     assert len(seen["dialogs"]) == 2
     # dismissed: nothing sent, the table still shown
     dismissed = seen["dismissed"]
@@ -385,6 +385,18 @@ def test_a_player_leaves_a_match_after_confirming_and_returns_to_the_lobby(scena
     assert accepted["leaves"] == ["POST Bearer a-token"], accepted
     assert accepted["hash"] == "#/" and accepted["lobby"] == 1 and accepted["table"] == 0
     assert accepted["message"] is None, accepted
+
+
+def test_the_leave_confirmation_says_what_leaving_does_at_this_match(scenarios):
+    """It said a COM would play the seat, and the match would be aborted "if you are the
+    last player left", at a match where no other player sat: leaving aborted it."""
+    seen = seen_in(scenarios, "leaveQuestion")
+    for alone in (seen["withComs"], seen["bobLeft"]):
+        assert "No other player sits at this table" in alone, alone
+        assert "leaving aborts the match" in alone and "play your seat" not in alone, alone
+    # bob there: a COM plays your seat on; bob gone (seat_handed_over), you are the last
+    with_bob = seen["withBob"]
+    assert "play your seat from now on" in with_bob and "abort" not in with_bob, with_bob
 
 
 def test_a_refused_leave_is_shown_and_the_button_stays_usable(scenarios):
