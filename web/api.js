@@ -153,6 +153,18 @@ function isProblem(body) {
   return typeof body === "object" && body !== null && "title" in body && "detail" in body;
 }
 
+/**
+ * What a person reads of an error answer without a problem (a proxy's or a load
+ * balancer's page while the service is down or restarting): "HTTP 502" said nothing.
+ * @param {number} status
+ */
+function statusText(status) {
+  if (status === 502 || status === 503 || status === 504) return "The service is unavailable right now; try again in a moment.";
+  if (status >= 500) return `The service failed on this request (error ${status}); try again in a moment.`;
+  if (status === 429) return "The service is busy: wait a moment, then try again.";
+  return `The service refused this request (error ${status}).`;
+}
+
 /** @param {unknown} error @returns {boolean} */
 function isAbort(error) {
   return error instanceof DOMException && error.name === "AbortError";
@@ -221,7 +233,7 @@ async function request(method, path, options = {}) {
   }
   const problem = isProblem(body) ? body : null;
   const retryAfter = Number.parseInt(response.headers.get("Retry-After") ?? "", 10);
-  const message = problem ? problem.title : `HTTP ${response.status}`;
+  const message = problem ? problem.title : statusText(response.status);
   throw new ApiError(response.status, problem, message, Number.isNaN(retryAfter) ? null : retryAfter);
 }
 

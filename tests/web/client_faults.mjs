@@ -9,6 +9,8 @@
 //                  is unreadable leaves the table drawn again, not busy, and says so;
 //   sendingShown   a move whose answer takes a while: "Sending your move…", aria-busy, the
 //                  table's cursor saying so, until it comes;
+//   statusWithoutProblem a move answered 502, then 500, by a proxy's page (no problem+json):
+//                  said in a sentence, not "HTTP 502";
 //   staleChoice    "Discard and turn up a card…" and a hint, then the server deals the next
 //                  hole (the page sent nothing): both are gone; during the opening flips a
 //                  hint stays while another seat flips;
@@ -260,7 +262,7 @@ const event = (seq, type, seat, data) => ({ seq, type, schema_version: 1, actor:
 const browser = await launch();
 /** The console errors of the scenario's pages (a request answered 4xx aside: on purpose). */
 let pageErrors = [];
-const EXPECTED = /the server responded with a status of (4\d\d|503)|net::ERR_FAILED|net::ERR_INTERNET_DISCONNECTED/;
+const EXPECTED = /the server responded with a status of (4\d\d|50[023])|net::ERR_FAILED|net::ERR_INTERNET_DISCONNECTED/;
 
 /**
  * A page of the web client at `origin`, its API answered by `answer(method, path, query,
@@ -376,6 +378,30 @@ scenarios.sendingShown = async () => {
   release();
   await atVersion(page, 11);
   return { before, sending, answered: { ...(await tableState(page)), ...(await busy()) } };
+};
+
+scenarios.statusWithoutProblem = async () => {
+  // a move answered by a proxy's page, not the service's problem: a 502, then a 500
+  const match = fakeMatch([golfView(10)]);
+  const statuses = [502, 500];
+  const { page } = await open(async (method, path, query) => {
+    if (method === "POST" && path === `/matches/${ID}/actions`) {
+      return { status: statuses.shift(), contentType: "text/html", body: "<html><h1>Bad Gateway</h1></html>" };
+    }
+    return match.answer(method, path, query);
+  });
+  const message = async () => {
+    await page.locator("#errors:not([hidden])").waitFor();
+    const text = await page.locator("#errors p").textContent();
+    await page.getByRole("button", { name: "Dismiss the message" }).click();
+    return text;
+  };
+  await atVersion(page, 10);
+  await page.locator('.seat.mine button[data-position="0"]').click();
+  const badGateway = await message();
+  await atVersion(page, 10);
+  await page.locator('.seat.mine button[data-position="0"]').click();
+  return { badGateway, serverError: await message() };
 };
 
 scenarios.staleChoice = async () => {

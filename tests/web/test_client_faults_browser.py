@@ -61,6 +61,15 @@ def test_a_move_being_sent_is_said_until_its_answer_comes(scenarios):
     assert answered["cursor"] == "auto", answered
 
 
+def test_an_error_answer_without_a_problem_is_said_in_a_sentence(scenarios):
+    """A proxy's page (the service down, or restarting) was shown as "HTTP 502"."""
+    seen = seen_in(scenarios, "statusWithoutProblem")
+    assert seen["badGateway"] == "The service is unavailable right now; try again in a moment."
+    assert seen["serverError"] == (
+        "The service failed on this request (error 500); try again in a moment."
+    )
+
+
 def test_a_choice_and_a_hint_go_when_the_server_moves_on(scenarios):
     seen = seen_in(scenarios, "staleChoice")
     choosing = seen["choosing"]
