@@ -136,7 +136,9 @@ function loginPage() {
         : (await api.logIn({ username, password })).token;
       api.saveToken(token);
       clearError();
-      go("#/");
+      // the page asked for: a table's address stays the table's (logged out there, by a
+      // revoked token or another tab, the player logs in again to go on with the match)
+      go(location.hash.startsWith("#/") ? location.hash : "#/");
     });
   });
   main.replaceChildren(form);

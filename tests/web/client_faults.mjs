@@ -16,6 +16,7 @@
 //                  hint stays while another seat flips;
 //   loggedOut*     a 401 on a move, a hint, a past version: the token is forgotten and the
 //                  log-in form shown, as for any other 401;
+//   logInAgain     logged out at a table, the player logs in again: the table, not the lobby;
 //   historyRace    a slow past version answered after "Back to live", or after a later
 //                  pick: not shown;
 //   lobbyPages     25 matches of yours and 22 open ones, 20 a page: "More…" adds the rest,
@@ -446,6 +447,32 @@ async function loggedOut(kind) {
 scenarios.loggedOutMove = () => loggedOut("move");
 scenarios.loggedOutHint = () => loggedOut("hint");
 scenarios.loggedOutHistory = () => loggedOut("history");
+
+scenarios.logInAgain = async () => {
+  // logged out at a table (a 401 on a move), the player logs in again there
+  const match = fakeMatch([golfView(10)]);
+  let refused = false;
+  const { page } = await open(async (method, path, query) => {
+    if (method === "POST" && path === `/matches/${ID}/actions` && !refused) {
+      refused = true;
+      return unauthorized();
+    }
+    if (method === "POST" && path === "/auth/token") return json(200, { token: "a-new-token" });
+    if (path === "/games") return json(200, GAMES);
+    if (path === "/matches") return pageOf([], query);
+    return match.answer(method, path, query);
+  });
+  await atVersion(page, 10);
+  await page.locator('.seat.mine button[data-position="0"]').click();
+  await page.locator("form.login").waitFor();
+  const loggedOut = await page.evaluate(() => location.hash);
+  await page.getByLabel("Name").fill("alice");
+  await page.getByLabel("Password").fill("pw-alice-123");
+  await page.getByRole("button", { name: "Log in" }).click();
+  await page.waitForFunction(() => localStorage.getItem("card-games-token") === "a-new-token");
+  await page.locator(".game-table, .lobby").first().waitFor();
+  return { loggedOut, hash: await page.evaluate(() => location.hash), table: await page.locator(".game-table").count(), lobby: await page.locator(".lobby").count() };
+};
 
 scenarios.historyRace = async () => {
   const match = fakeMatch([golfView(10)]);

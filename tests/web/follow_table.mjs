@@ -25,7 +25,7 @@
 //   7. A's token is revoked through the API while the stream is open, and the connection
 //      drops: the stream opened again is answered 401, and the page forgets the token,
 //      says to log in again, shows the log-in form and opens no other stream; A logs in
-//      again in the page and opens the table again;
+//      again in the page, which shows the table again (its address kept);
 //   8. the match is played to its end: the page shows it ended, and opens no more streams.
 //
 //   node tests/web/follow_table.mjs <base url> <screenshot dir>
@@ -309,7 +309,7 @@ try {
   // 7. the token revoked (DELETE /api/auth/token) while the stream is open; the network
   // blinks, so the table opens its stream again and is answered 401: the page forgets the
   // token, says to log in again, shows the log-in form and opens no stream; logged in
-  // again (the lobby), A opens the table again, which follows on
+  // again at the table's address, A has the table again, which follows on
   await leaveTable();
   const streamsOpened = streamsCount();
   await openTable();
@@ -331,13 +331,12 @@ try {
     loginForm: await page.getByRole("button", { name: "Log in" }).count(),
     token: await page.evaluate(() => localStorage.getItem("card-games-token")),
   };
+  const streamsNow = streamsCount();
   await page.getByLabel("Name").fill(alice);
   await page.getByLabel("Password").fill("a-long-pass-phrase-9");
   await page.getByRole("button", { name: "Log in" }).click();
-  await page.getByRole("heading", { name: /^New .* match$/ }).waitFor();
+  await page.locator(".game-table").waitFor();
   players[0].token = await page.evaluate(() => localStorage.getItem("card-games-token"));
-  const streamsNow = streamsCount();
-  await openTable();
 
   // 8. to the end of the match, every move through the API; then no stream is opened again
   let last = await shownVersion();

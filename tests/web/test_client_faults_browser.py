@@ -94,6 +94,14 @@ def test_a_401_on_a_players_request_logs_out(scenarios, request_made):
     assert seen["message"] == LOGGED_OUT, seen
 
 
+def test_logging_in_again_at_a_table_shows_the_table(scenarios):
+    """Logged out at a table (a 401, a log-out in another tab), a player who logged in
+    again was taken to the lobby, and had to find the match again."""
+    seen = seen_in(scenarios, "logInAgain")
+    assert seen["loggedOut"] == AT_THE_TABLE
+    assert seen == {**seen, "hash": AT_THE_TABLE, "table": 1, "lobby": 0}, seen
+
+
 def test_a_past_version_read_too_late_is_not_shown(scenarios):
     seen = seen_in(scenarios, "historyRace")
     # answered after "Back to live": the table stays live, its moves offered
