@@ -36,11 +36,14 @@ function showError(/** @type {string} */ message) {
 
 function dismissButton() {
   const button = el("button", { type: "button", class: "link", "aria-label": "Dismiss the message" }, ["×"]);
-  button.addEventListener("click", clearError);
+  button.addEventListener("click", () => clearError());
   return button;
 }
 
-function clearError() {
+/** Takes the message down (only while it is `shown`, when given: one said since stays).
+ * @param {string} [shown] */
+function clearError(shown) {
+  if (shown !== undefined && errors.querySelector("p")?.textContent !== shown) return;
   errors.replaceChildren();
   errors.hidden = true;
 }

@@ -126,7 +126,8 @@ export class Table {
    * @param {HTMLElement} root
    * @param {MatchDetail} detail the match (its seats, rules, hints); the view comes from states/
    * @param {(message: string) => void} showError
-   * @param {() => void} clearError takes the message down (a move went: it no longer holds)
+   * @param {(shown?: string) => void} clearError takes the message down (a move went: it no
+   *   longer holds), or only while it is `shown`
    */
   constructor(root, detail, showError, clearError = () => {}) {
     this.root = root;
@@ -162,6 +163,9 @@ export class Table {
     this.following = "stream";
     /** failures to reach the match in a row (the back-off grows with them) */
     this.failures = 0;
+    /** @type {string | null} the message a request the player made failed with when the
+     * service could not be reached (or did not answer), taken down once it answers again */
+    this.unreachable = null;
     /** @type {AbortController | null} the wait before reading the match again after a
      * failure, which the device coming back online cuts short */
     this.backOff = null;
@@ -429,9 +433,12 @@ export class Table {
   }
 
   /** The service answered: the table is live again (the failures are forgotten only once
-   * the stream is steady, see readStream, so a stream that drops at once backs off). */
+   * the stream is steady, see readStream, so a stream that drops at once backs off), and a
+   * message that said it could not be reached no longer holds. */
   connected() {
     if (this.connection !== "live") this.setConnection("live");
+    if (this.unreachable !== null) this.clearError(this.unreachable);
+    this.unreachable = null;
   }
 
   /**
@@ -448,6 +455,7 @@ export class Table {
     this.events = events;
     try {
       for (let event = await events.next(); event; event = await events.next()) {
+        this.connected();
         await this.showEvent(event, signal, () => events.pending > 0);
         this.failures = 0;
       }
@@ -741,8 +749,11 @@ export class Table {
     if (error instanceof api.ApiError && error.status === 401) {
       this.stop();
       this.refused(error);
-    } else if (error instanceof api.ApiError) this.showError(error.readable);
-    else this.showError(`This page failed: ${error instanceof Error ? error.message : String(error)}`);
+    } else if (error instanceof api.ApiError) {
+      this.showError(error.readable);
+      // (the network, or no answer in time: the service answering again takes it down)
+      if (error.status === 0 && !(error instanceof api.AccountChanged)) this.unreachable = error.readable;
+    } else this.showError(`This page failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 
   /** @param {number} version */

@@ -95,6 +95,8 @@
 //   silentStream   a stream that sends nothing, not even its keep-alive, for 30 s (a
 //                  connection that died without a word; a server of this script's holds
 //                  it open): let go, "reconnecting" said, and read again;
+//   unreachableCleared a move that could not reach the service, the network down: its
+//                  message goes once the stream is read again;
 //   silentMove     a move never answered: after 30 s it fails, said, and is offered again;
 //   offlineOnline  the device offline: the stream cut at once, "reconnecting" said; back
 //                  online: the stream read again at once, not after the back-off;
@@ -1797,6 +1799,27 @@ scenarios.offlineOnline = async () => {
   } finally {
     server.close();
   }
+};
+
+scenarios.unreachableCleared = async () => {
+  // the network down: the stream drops, a move fails ("cannot be reached"); back up, the
+  // stream is read again: the message goes with the banner
+  const match = fakeMatch([golfView(10)]);
+  let down = false;
+  const { page } = await open(async (method, path, query) => {
+    if (down && (path === `/matches/${ID}/stream` || path === `/matches/${ID}/actions`)) return NETWORK_DOWN;
+    return match.answer(method, path, query);
+  });
+  await atVersion(page, 10);
+  down = true;
+  await page.locator(".connection", { hasText: "reconnecting" }).waitFor();
+  await page.locator('.seat.mine button[data-position="0"]').click();
+  await page.locator("#errors:not([hidden])").waitFor();
+  const failed = await tableState(page);
+  down = false;
+  await page.locator(".connection:empty").waitFor({ state: "attached", timeout: 10_000 });
+  await sleep(200);
+  return { failed, back: await tableState(page) };
 };
 
 scenarios.silentMove = async () => {

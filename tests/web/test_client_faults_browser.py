@@ -709,6 +709,14 @@ def test_offline_cuts_the_stream_at_once_and_online_reads_it_again_at_once(scena
     assert seen["streams"] == seen["tried"] + 1 and seen["online"] == "", seen
 
 
+def test_cannot_be_reached_goes_once_the_service_answers_again(scenarios):
+    """The banner went when the stream came back, and the message stayed, saying the
+    service could not be reached while the table followed it live."""
+    seen = seen_in(scenarios, "unreachableCleared")
+    assert seen["failed"]["message"] == "The service cannot be reached: check your connection."
+    assert seen["back"]["message"] is None and seen["back"]["busy"] == "false", seen["back"]
+
+
 def test_a_move_never_answered_fails_in_time_and_is_offered_again(scenarios):
     seen = seen_in(scenarios, "silentMove")
     assert seen["waiting"]["busy"] == "true" and seen["waiting"]["message"] is None
