@@ -165,10 +165,20 @@ export class NinetyNineTable extends Table {
     return block;
   }
 
-  /** @param {string[]} cards @param {string} label @param {number} seat */
+  /**
+   * Three bid cards laid aside, under a caption that says whose they are and the contract
+   * they make ("Your bid cards: 3 + 2 + 0 = 5 tricks"): without it they read as a second
+   * row of the hand.
+   * @param {string[]} cards @param {string} label @param {number} seat
+   */
   bidRow(cards, label, seat) {
-    return el("div", { class: "hand bid-cards", role: "group", "aria-label": `${label}: ${sumText(cards)} = ${plural(contractOf(cards), "trick")}` }, [
-      ...cards.map((card) => cardNode(card, `${label}: ${cardName(card)}`, { "data-seat": String(seat), "data-bid": "true" })),
+    const caption = `${label}: ${sumText(cards)} = ${plural(contractOf(cards), "trick")}`;
+    return el("div", { class: "bid" }, [
+      // (the group's label says it to a screen reader: the caption is for the eye)
+      el("p", { class: "bid-caption", "aria-hidden": "true" }, [caption]),
+      el("div", { class: "hand bid-cards", role: "group", "aria-label": caption }, [
+        ...cards.map((card) => cardNode(card, `${label}: ${cardName(card)}`, { "data-seat": String(seat), "data-bid": "true" })),
+      ]),
     ]);
   }
 

@@ -44,6 +44,8 @@
 //                  read again, as for a stale move, not the rules' refusal;
 //   contractRegion the contract of the bid cards picked is one live region, kept;
 //   lastDealShown  the last deal's shown bid cards and a failed revealer's contract;
+//   bidCaption     Ninety-Nine bid cards laid aside (yours, a revealer's) under a caption:
+//                  whose, and the contract they make;
 //   ninetyNineTexts "You lead first", what the others do (bidding, a premium call), and
 //                  no "to lead" once the match is over;
 //   lastTrickOfDeal the deal's last trick, played by this page, said in the next deal;
@@ -979,6 +981,22 @@ scenarios.lastDealShown = async () => {
       label: li.querySelector(".bid-cards")?.getAttribute("aria-label") ?? null,
     }))),
   };
+};
+
+scenarios.bidCaption = async () => {
+  // your bid cards laid aside, and the bid a revealer showed: captioned, whose and what
+  const premium = { calls: ["pass", "reveal", "pass"], seat: 1, kind: "reveal", shown: true };
+  const view = ninetyNineView(20, { premium, bid_cards: [["6C", "TC", "6H"], ["7C", "8D", "9D"], null], contracts: [8, 3, null], hands: [ninetyNineView(0).hands[0], ["7S", "8S", "TS", "JS", "QS", "KS", "AS", "7H", "8H"], null] });
+  const match = fakeMatch([view]);
+  const { page } = await open(match.answer);
+  await atVersion(page, 20);
+  const bids = await page.evaluate(() => [...document.querySelectorAll(".bid")].map((bid) => ({
+    seat: bid.closest(".seat")?.getAttribute("data-seat") ?? null,
+    caption: bid.querySelector(".bid-caption")?.textContent ?? null,
+    visible: bid.querySelector(".bid-caption")?.checkVisibility() ?? false,
+    cards: [...bid.querySelectorAll(".bid-cards .card")].map((c) => c.getAttribute("data-card")),
+  })));
+  return { bids };
 };
 
 scenarios.ninetyNineTexts = async () => {

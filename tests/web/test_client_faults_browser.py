@@ -333,6 +333,25 @@ def test_the_last_deal_shows_the_bid_cards_shown_and_a_missed_contract(scenarios
     assert lines["1"]["bid"] == []
 
 
+def test_bid_cards_laid_aside_are_captioned(scenarios):
+    """Your three bid cards were drawn as a second row of your hand, uncaptioned."""
+    seen = seen_in(scenarios, "bidCaption")
+    assert seen["bids"] == [
+        {
+            "seat": "1",
+            "caption": "COM 1 (easy)'s bid cards: 3 + 0 + 0 = 3 tricks",
+            "visible": True,
+            "cards": ["7C", "8D", "9D"],
+        },
+        {
+            "seat": "0",
+            "caption": "Your bid cards: 3 + 3 + 2 = 8 tricks",
+            "visible": True,
+            "cards": ["6C", "TC", "6H"],
+        },
+    ]
+
+
 def test_ninety_nine_says_what_each_seat_does_in_good_english(scenarios):
     seen = seen_in(scenarios, "ninetyNineTexts")
     assert seen["bidding"]["facts"] == "No trumps · You lead first", seen
