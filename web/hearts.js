@@ -229,6 +229,6 @@ export class HeartsTable extends Table {
   /** @param {HeartsView} view */
   dealScores(view) {
     const rows = view.deal_scores.map((scores, deal) => ({ label: String(deal + 1), scores }));
-    return this.scores(view, { caption: `Scores (lowest wins; the match ends at ${view.target_score})`, round: "Deal", rows });
+    return this.scores(view, { caption: `Scores (lowest wins; ${this.endsAt(view.target_score)})`, round: "Deal", rows });
   }
 }

@@ -286,6 +286,6 @@ export class NinetyNineTable extends Table {
   /** @param {NinetyNineView} view */
   dealScores(view) {
     const rows = view.deal_scores.map((scores, deal) => ({ label: String(deal + 1), scores }));
-    return this.scores(view, { caption: `Scores (highest wins; the match ends at ${view.target_score})`, round: "Deal", rows });
+    return this.scores(view, { caption: `Scores (highest wins; ${this.endsAt(view.target_score)})`, round: "Deal", rows });
   }
 }

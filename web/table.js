@@ -846,6 +846,17 @@ export class Table {
   }
 
   /**
+   * When a match played to a target score ends, for its scores' caption: "the match ends at
+   * 100", or, where the rules set the number of deals, "the match ends after 3 deals, or
+   * when a total reaches 100" (whichever comes first).
+   * @param {number} target
+   */
+  endsAt(target) {
+    const deals = /** @type {{max_deals?: number | null}} */ (this.detail.rules).max_deals;
+    return deals ? `the match ends after ${plural(deals, "deal")}, or when a total reaches ${target}` : `the match ends at ${target}`;
+  }
+
+  /**
    * The table's frame: its section (with the data the browser tests read) and header.
    * @param {V} view @param {string} kind e.g. "golf" @param {string} label @param {string} title
    */

@@ -73,6 +73,8 @@
 //                  set the deals, else "Deal 1 · to 100" (not the most deals allowed);
 //   scoresFit      Hearts' scores at four and five seats fit the side column at 1280 px and
 //                  390 px (a COM's level, and a long username, in the head's title);
+//   scoreCaptions  the scores' caption: "the match ends at 100", or "after 3 deals, or when
+//                  a total reaches 100" where the rules set the deals;
 //   heartsPassingWords Hearts' pass direction, to a player ("to your left") and to a
 //                  spectator ("each player passes to the left"); the seats still choosing
 //                  marked so, not "to play";
@@ -1433,6 +1435,21 @@ scenarios.scoresFit = async () => {
   const four = ["human", "com", "com", "com"];
   const five = ["human", "human", "com", "com", "com"];
   return { fourDesktop: await fit(four, 1280), fourPhone: await fit(four, 390), fiveDesktop: await fit(five, 1280), fivePhone: await fit(five, 390) };
+};
+
+scenarios.scoreCaptions = async () => {
+  // the scores' caption says when the match ends: at the target, or after the deals set
+  const caption = async (view, rules) => {
+    const match = fakeMatch([view]);
+    const { page } = await open(async (method, path, query) => (path === `/matches/${ID}` ? json(200, { ...detail(view), rules }) : match.answer(method, path, query)));
+    await atVersion(page, view.version);
+    return page.locator(".results caption", { hasText: "Scores" }).textContent();
+  };
+  return {
+    hearts: await caption(heartsView(10), {}),
+    heartsOfThree: await caption(heartsView(10), { max_deals: 3 }),
+    ninetyNineOfOne: await caption(ninetyNineView(10, { target_score: 60 }), { target_score: 60, max_deals: 1 }),
+  };
 };
 
 scenarios.heartsPassingWords = async () => {

@@ -508,6 +508,18 @@ def test_a_deals_heading_says_the_deals_set_or_the_target(scenarios):
     assert seen["ninetyNine"] == "Deal 1 · to 60"
 
 
+def test_the_scores_caption_says_when_the_match_ends(scenarios):
+    """A match of 3 deals said "the match ends at 100" (it ends after the third deal)."""
+    seen = seen_in(scenarios, "scoreCaptions")
+    assert seen["hearts"] == "Scores (lowest wins; the match ends at 100)"
+    assert seen["heartsOfThree"] == (
+        "Scores (lowest wins; the match ends after 3 deals, or when a total reaches 100)"
+    )
+    assert seen["ninetyNineOfOne"] == (
+        "Scores (highest wins; the match ends after 1 deal, or when a total reaches 60)"
+    )
+
+
 def test_the_creator_cancels_a_lobby_after_confirming_and_returns_to_the_lobby(scenarios):
     """A lobby is not left, and the client offered no abort: a creator whose lobbies with
     COMs nobody joined was held at the cap of unfinished matches for a week."""
