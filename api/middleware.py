@@ -18,7 +18,7 @@ from api.problems import (
     ServiceUnavailable,
     plain_problem,
 )
-from api.throttling import held_off
+from api.throttling import held_off, token_held_off
 
 logger = logging.getLogger(__name__)
 
@@ -60,7 +60,8 @@ class ProblemMiddleware:
     def _refused(self, request: HttpRequest) -> HttpResponse | None:
         """The answer to a URL or headers too long to read (414, 431), if they are; or,
         under ``/api/``, to a request from an address held off for its requests that no
-        valid credential let in (429, api/throttling.py ``HeldAddresses``)."""
+        valid credential let in, or with a token over its account's rate of requests (429,
+        api/throttling.py ``HeldAddresses``, ``held_tokens``)."""
         if len(request.get_full_path()) > MAX_URL_LENGTH:
             return plain_problem(
                 414, "uri_too_long", "URI too long", f"URLs are at most {MAX_URL_LENGTH} bytes"
@@ -87,6 +88,16 @@ class ProblemMiddleware:
             response["Retry-After"] = str(math.ceil(wait))
             # (not a log line each: the hold's start was logged once, as a flood's)
             response._has_been_logged = True  # type: ignore[attr-defined]  # Django's mark
+            return response
+        if request.path.startswith("/api/") and (wait := token_held_off(request)) is not None:
+            response = plain_problem(
+                429,
+                "throttled",
+                "Too many requests",
+                f"Request was throttled. Expected available in {math.ceil(wait)} seconds.",
+            )
+            response["Retry-After"] = str(math.ceil(wait))
+            response._has_been_logged = True  # type: ignore[attr-defined]  # (as above)
             return response
         return None
 

@@ -323,3 +323,49 @@ def test_held_addresses_are_bounded_and_let_go_in_time():
     assert held.wait("10.0.0.1") is None and held.wait("10.0.0.3") is not None
     time.sleep(0.1)
     assert held.wait("10.0.0.2") is None
+
+
+@pytest.fixture
+def tight_user_rate(monkeypatch):
+    from api.throttling import held_tokens
+
+    rates = {**SimpleRateThrottle.THROTTLE_RATES, "user": "3/min"}
+    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
+    cache.clear()
+    held_tokens.clear()
+    yield
+    held_tokens.clear()
+
+
+@pytest.mark.django_db
+def test_a_token_over_its_accounts_rate_is_held_off_before_it_is_looked_up(
+    users, alice, bob, tight_user_rate, monkeypatch, django_assert_num_queries
+):
+    """Each refusal of a token over its account's rate still checked the token and made
+    three round trips to the shared cache: one account sending a few hundred a second,
+    every one refused, slowed everyone's requests by half."""
+    from api import throttling
+
+    for _ in range(3):
+        assert alice.get("/api/me").status_code == 200
+    refused = alice.get("/api/me")
+    assert_problem(refused, 429, "throttled")
+    assert 0 < int(refused["Retry-After"]) <= 120
+
+    def no_count(*args, **kwargs):
+        raise AssertionError("a held token's request was counted")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(throttling, "count_and_read", no_count)
+        with django_assert_num_queries(0):
+            held = alice.get("/api/matches")
+        assert_problem(held, 429, "throttled")
+        assert 0 < int(held["Retry-After"]) <= int(refused["Retry-After"])
+        token = alice._credentials["HTTP_AUTHORIZATION"].split()[1]
+        bearer = APIClient()
+        bearer.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+        assert_problem(bearer.get("/api/me"), 429, "throttled")  # the same token
+    assert bob.get("/api/me").status_code == 200  # another account's is not held
+    # a log-in is not held for the stale token it carries
+    right = {"username": "alice", "password": "pw-alice-123"}
+    assert alice.post("/api/auth/token", right, format="json").status_code == 200
