@@ -216,7 +216,9 @@ def load_state(match: Match) -> State:
     after = match.snapshot_version if base is not None else 0
     if base is not None and after == match.version:
         return base
-    return game.replay((to_event(r, game) for r in load_events(match, after=after)), base)
+    # (up to the version read: a move written since is not the state of this version)
+    rows = load_events(match, after=after, upto=match.version)
+    return game.replay((to_event(r, game) for r in rows), base)
 
 
 #: The state each of the last matches read through :func:`state_at` was read at, in this

@@ -720,6 +720,39 @@ def test_a_snapshot_and_checkpoint_of_another_engine_version_are_not_read(duel, 
     assert state_at(duel, version).grids[0][1] == real
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_state_replayed_is_of_the_version_read_though_a_move_lands_meanwhile(
+    duel, bob, monkeypatch
+):
+    """Without a snapshot to read (one of another engine's version, say) the log was
+    replayed to its end: a move written after the match row was read made the state of the
+    next version, served as this one's (``states/{v}`` under its lasting ETag)."""
+    from matches import store
+
+    Match.objects.filter(pk=duel.pk).update(snapshot=None)
+    match = Match.objects.get(pk=duel.pk)
+    before = full_replay(match)
+    read = store.load_events
+    landed: list[int] = []
+
+    def a_move_landing_first(*args, **kwargs):
+        if not landed:
+            landed.append(1)
+
+            def move():
+                match_act(match_id=duel.id, user=bob, action={"type": "reveal", "position": 0})
+                connections.close_all()
+
+            mover = threading.Thread(target=move)
+            mover.start()
+            mover.join()
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(store, "load_events", a_move_landing_first)
+    assert load_state(match) == before
+    assert Match.objects.get(pk=duel.pk).version == match.version + 1  # (it landed)
+
+
 @pytest.mark.django_db
 def test_verify_reports_and_repairs_who_sits_where_and_a_lobby_status_on_a_match_in_play(
     duel, carol
