@@ -10,6 +10,7 @@ old tokens stay revoked, unknown tokens from then on (401).
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +26,7 @@ from matches.models import ENDED_STATUSES, MatchEvent, Seat
 from matches.services import seat_to_com, staff_abort
 
 ABORT_REASON = "aborted by staff"  # in the match log, which players read: never the reason
+logger = logging.getLogger(__name__)
 
 
 class ModerationError(Exception):
@@ -113,17 +115,26 @@ def account_suspend(*, user: User, by: User, reason: str, running: str) -> Suspe
             result.watched.append(match_id)  # no seat of the account's to hand over
             continue
         try:
-            if running == RunningMatches.ABORT:
-                staff_abort(match_id=match_id, by=by, reason=ABORT_REASON)
-            else:
-                with transaction.atomic():  # one match: its seats handed over together
+            # one match: its seats handed over (or it aborted) with its entry in the
+            # suspension's record, together
+            with transaction.atomic():
+                if running == RunningMatches.ABORT:
+                    staff_abort(match_id=match_id, by=by, reason=ABORT_REASON)
+                else:
                     for seat in seats:
                         seat_to_com(match_id=match_id, seat=seat, by=by)
+                handled = [*result.handled, match_id]
+                Suspension.objects.filter(pk=suspension.pk).update(matches=handled)
         except match_errors.ServiceError as exc:
             result.skipped[match_id] = exc.detail
+        except Exception as exc:  # (one match's fault stops none of the others)
+            logger.exception("suspension of %s: match %s not dealt with", locked.pk, match_id)
+            result.skipped[match_id] = (
+                f"failed ({type(exc).__name__}; the server's log says more): deal with it on "
+                "the match's page"
+            )
         else:
-            result.handled.append(match_id)
-    Suspension.objects.filter(pk=suspension.pk).update(matches=result.handled)
+            result.handled = handled
     suspension.matches = result.handled
     return result
 

@@ -298,6 +298,44 @@ def test_handing_over_a_suspended_accounts_matches_says_which_it_made_to_watch(
     assert watched.status == MatchStatus.ACTIVE
 
 
+def test_a_match_that_fails_mid_suspension_stops_none_of_the_others_nor_their_record(
+    client, duel, alice, bob, moderator, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Any fault but a refusal stopped the loop over the account's matches after the
+    suspension was written: the operator got a 500, the matches handed over before it
+    were missing from the suspension's record, and those after it kept the player's seat,
+    with no way to suspend again."""
+    from django.db import OperationalError
+
+    from accounts import moderation
+    from accounts.models import Suspension
+
+    with django_capture_on_commit_callbacks(execute=True):
+        other = match_create(creator=alice, seats=[{"type": "me"}, {"type": "open"}])
+        match_join(match_id=other.id, user=bob)
+    first, second = sorted([duel.id, other.id], key=str)  # (the order they are dealt with)
+    handing = moderation.seat_to_com
+
+    def failing_on_the_first(*, match_id, seat, by):
+        if match_id == str(first):
+            handing(match_id=match_id, seat=seat, by=by)  # (written, then rolled back)
+            raise OperationalError("the connection broke")
+        return handing(match_id=match_id, seat=seat, by=by)
+
+    monkeypatch.setattr(moderation, "seat_to_com", failing_on_the_first)
+    client.force_login(moderator)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = suspend(client, bob, "com")
+    assert response.status_code == 302
+    page = client.get(response["Location"]).content.decode()
+    assert "(1 handed to a normal COM, 1 skipped)" in page
+    assert f"match {first}: failed (OperationalError; the server" in page
+    assert Suspension.objects.get(user=bob).matches == [str(second)]
+    assert Match.objects.get(pk=first).seat_users == [alice.pk, bob.pk]  # (nothing half done)
+    assert Match.objects.get(pk=second).seat_users == [alice.pk, None]
+    assert verify_match(Match.objects.get(pk=first)).ok
+
+
 def test_a_match_its_creator_no_longer_sits_in_is_not_theirs_to_abort(duel, alice, moderator):
     """alice made the match and sat in it; her seat went to a COM at a first suspension:
     the others play on, and a later suspension does not take the match from them."""
