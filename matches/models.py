@@ -96,8 +96,11 @@ class Match(models.Model):
     # a cache of the engine state after ``snapshot_version`` events; a replay rebuilds it
     snapshot = models.JSONField(null=True, blank=True, editable=False)
     snapshot_version = models.PositiveIntegerField(default=0)
-    snapshot_engine = models.PositiveSmallIntegerField(
+    # (a default in the database too: processes of the release before, still writing
+    # while a deploy runs, insert matches without it; no CHECK that would scan the table)
+    snapshot_engine = models.SmallIntegerField(
         default=1,
+        db_default=1,
         help_text="the version of the game's engine that wrote the snapshot: one of another "
         "version is not read (the log is replayed instead)",
     )
