@@ -117,7 +117,10 @@ class TimedHttpToolsProtocol(HttpToolsProtocol):
     def send_400_response(self, msg: str) -> None:
         if self._too_many_fields:
             self._stop_timer()
-            self._refuse(431)
+            if self.cycle is not None and not self.cycle.response_complete:
+                self._close()  # (an answer is under way: no other can be sent)
+            else:
+                self._refuse(431)
             return
         super().send_400_response(msg)
 

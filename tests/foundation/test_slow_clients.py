@@ -243,6 +243,20 @@ def test_a_head_of_too_many_fields_is_answered_431_at_once(port):
         assert received.startswith(b"HTTP/1.1 431 ") and received.count(b"HTTP/1.1") == 1
 
 
+@pytest.mark.parametrize("path", ["/poll", "/stream"])
+def test_a_head_of_too_many_fields_is_stopped_while_the_request_before_it_is_answered(port, path):
+    """A 431 was written into the answer under way: as the long-poll's answer (its own
+    lost), or into the stream's chunked body."""
+    client = connect(port)
+    client.sendall(b"GET " + path.encode() + b" HTTP/1.1\r\nHost: t\r\n\r\n")
+    time.sleep(0.3)
+    # (a field is read once the next begins: the head is left unended)
+    client.sendall(b"GET / HTTP/1.1\r\nHost: t\r\n" + b"a: b\r\n" * (MAX_HEAD_FIELDS + 1))
+    took, received = until_closed(client)
+    assert took < LONG - 0.5  # before the answer under way would have ended
+    assert b" 431 " not in received
+
+
 def test_a_head_too_long_is_stopped_while_the_request_before_it_is_answered(port):
     """The next head is counted from the end of the request before it, though that one's
     answer (a long-poll) is still awaited: there is no answer to give, so it is closed."""
