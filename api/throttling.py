@@ -127,7 +127,10 @@ class UserRateThrottle(throttling.UserRateThrottle, AtomicRate):
     def allow_request(self, request: Any, view: Any) -> bool:
         if super().allow_request(request, view):
             return True
-        if (key := _bearer(request.META)) is not None and (wait := self.wait()):
+        # (only a token that let this request in: one beside a log-in's or a new
+        # account's credentials is not read, and the rate counted the address)
+        key = getattr(request.auth, "key", None)
+        if key is not None and key == _bearer(request.META) and (wait := self.wait()):
             held_tokens.hold(_digest(key), max(1.0, wait))
             logger.warning(
                 "account %s's token held off for %.0f s: over its rate of requests",

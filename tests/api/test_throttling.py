@@ -369,3 +369,18 @@ def test_a_token_over_its_accounts_rate_is_held_off_before_it_is_looked_up(
     # a log-in is not held for the stale token it carries
     right = {"username": "alice", "password": "pw-alice-123"}
     assert alice.post("/api/auth/token", right, format="json").status_code == 200
+
+
+@pytest.mark.django_db
+def test_only_a_token_that_let_its_request_in_is_held_off(users, alice, tight_user_rate):
+    """A new account's request is counted by its address: the token sent beside it, not
+    read, was held off for the address's requests, and its account refused though it had
+    made none."""
+    for n in range(4):
+        answer = alice.post(
+            "/api/accounts/register",
+            {"username": f"newcomer{n}", "password": "correct-horse-battery-9"},
+            format="json",
+        )
+    assert_problem(answer, 429, "throttled")
+    assert alice.get("/api/me").status_code == 200
