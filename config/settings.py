@@ -334,6 +334,11 @@ PUSH_MAX_PER_ACCOUNT = env_int("PUSH_MAX_PER_ACCOUNT", 10)  # waits, streams, ex
 PUSH_MAX_PER_PROCESS = env_int("PUSH_MAX_PER_PROCESS", 5000)
 PUSH_STREAM_MAX_SECONDS = env_int("PUSH_STREAM_MAX_SECONDS", 300)
 PUSH_HEARTBEAT_SECONDS = env_int("PUSH_HEARTBEAT_SECONDS", 15)
+if not 1 <= PUSH_HEARTBEAT_SECONDS <= 15:
+    # (the web client takes a stream that sent nothing for 30 s, two keep-alives, as lost)
+    raise ImproperlyConfigured(
+        f"PUSH_HEARTBEAT_SECONDS must be 1 to 15, got {PUSH_HEARTBEAT_SECONDS}"
+    )
 PUSH_RETRY_AFTER_SECONDS = env_int("PUSH_RETRY_AFTER_SECONDS", 5)
 PUSH_LISTENER_IDLE_SECONDS = env_int("PUSH_LISTENER_IDLE_SECONDS", 60)
 # threads for Django's synchronous views, and for the waiting readers' database reads

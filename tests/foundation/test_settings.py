@@ -174,3 +174,13 @@ def test_every_setting_read_from_the_environment_is_in_the_readmes_table():
     table = readme[readme.index("## Configuration") : readme.index("## Deployment")]
     assert len(read) > 40  # (the patterns still find them)
     assert sorted(name for name in read if f"`{name}`" not in table) == []
+
+
+@pytest.mark.parametrize(("value", "loads"), [("15", True), ("16", False), ("0", False)])
+def test_the_streams_keep_alive_is_one_the_web_client_waits_for(value, loads):
+    """The web client takes a stream that sent nothing for 30 s as lost: a keep-alive
+    every 30 s or more cut every quiet stream."""
+    result = load_settings({**PRODUCTION, "PUSH_HEARTBEAT_SECONDS": value})
+    assert (result.returncode == 0) == loads, result.stderr
+    if not loads:
+        assert f"PUSH_HEARTBEAT_SECONDS must be 1 to 15, got {value}" in result.stderr
