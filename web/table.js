@@ -414,7 +414,7 @@ export class Table {
         const wait = retryAfter !== null ? Math.min(Math.max(retryAfter, 1), MAX_RETRY_AFTER_S) * 1000 : Math.min(1000 * 2 ** this.failures, MAX_BACK_OFF_MS);
         // (the device back online: no reason to wait on, the service is tried at once)
         this.backOff = new AbortController();
-        await sleep(wait, AbortSignal.any([signal, this.backOff.signal]));
+        await sleep(wait, api.anySignal([signal, this.backOff.signal]));
         this.backOff = null;
       }
     }
