@@ -1023,3 +1023,21 @@ def test_verify_reads_a_match_in_play_as_of_one_moment(alice, bob, monkeypatch):
     code, out = verify(str(match.id))
     assert code == 0, out
     assert Match.objects.get(pk=match.id).version == version + 1  # (the move was made)
+
+
+@pytest.mark.django_db
+def test_a_match_row_inserted_without_the_engine_version_is_of_the_first():
+    """Processes of the release before the column, still writing while a deploy runs,
+    insert matches without it: the database's default lets them (a NOT NULL column with no
+    default refused every new match), and no CHECK made adding it scan the table."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT column_default, is_nullable FROM information_schema.columns "
+            "WHERE table_name = 'golf_match' AND column_name = 'snapshot_engine'"
+        )
+        assert cursor.fetchone() == ("1", "NO")
+        cursor.execute(
+            "SELECT count(*) FROM pg_constraint WHERE conrelid = 'golf_match'::regclass "
+            "AND contype = 'c' AND pg_get_constraintdef(oid) LIKE '%%snapshot_engine%%'"
+        )
+        assert cursor.fetchone() == (0,)
