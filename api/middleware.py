@@ -27,6 +27,15 @@ MAX_HEADER_LENGTH = 8192  # any one header's value
 MAX_HEADERS_LENGTH = 32768  # all headers' values together
 
 
+def _held(wait: float, detail: str) -> HttpResponse:
+    """The 429 of a request held off for ``wait`` seconds (api/throttling.py)."""
+    response = plain_problem(429, "throttled", "Too many requests", detail)
+    response["Retry-After"] = str(math.ceil(wait))
+    # (not a log line each: the hold's start was logged once, as a flood's)
+    response._has_been_logged = True  # type: ignore[attr-defined]  # Django's mark
+    return response
+
+
 class ProblemMiddleware:
     """Outermost guard of every request (API, admin, docs):
 
@@ -77,28 +86,15 @@ class ProblemMiddleware:
                 "Request headers too large",
                 f"a header is at most {MAX_HEADER_LENGTH} bytes, all of them {MAX_HEADERS_LENGTH}",
             )
-        if request.path.startswith("/api/") and (wait := held_off(request)) is not None:
-            response = plain_problem(
-                429,
-                "throttled",
-                "Too many requests",
-                "too many requests from this address without a valid token: "
-                f"try again in {math.ceil(wait)} seconds",
+        if not request.path.startswith("/api/"):
+            return None
+        if (wait := held_off(request)) is not None:
+            detail = "too many requests from this address without a valid token"
+            return _held(wait, f"{detail}: try again in {math.ceil(wait)} seconds")
+        if (wait := token_held_off(request)) is not None:
+            return _held(
+                wait, f"Request was throttled. Expected available in {math.ceil(wait)} seconds."
             )
-            response["Retry-After"] = str(math.ceil(wait))
-            # (not a log line each: the hold's start was logged once, as a flood's)
-            response._has_been_logged = True  # type: ignore[attr-defined]  # Django's mark
-            return response
-        if request.path.startswith("/api/") and (wait := token_held_off(request)) is not None:
-            response = plain_problem(
-                429,
-                "throttled",
-                "Too many requests",
-                f"Request was throttled. Expected available in {math.ceil(wait)} seconds.",
-            )
-            response["Retry-After"] = str(math.ceil(wait))
-            response._has_been_logged = True  # type: ignore[attr-defined]  # (as above)
-            return response
         return None
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> Any:

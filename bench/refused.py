@@ -45,10 +45,7 @@ def main() -> None:
         good.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
         wrong.credentials(HTTP_AUTHORIZATION="Token " + "0" * 40)
 
-        def timed(client: APIClient, status: int, samples: int) -> tuple[float, float]:
-            return timed_each(client, status, samples)
-
-        def timed_each(
+        def timed(
             client: APIClient, status: int, samples: int, before: Any = None
         ) -> tuple[float, float]:
             times, queries = [], 0
@@ -76,7 +73,7 @@ def main() -> None:
         SimpleRateThrottle.THROTTLE_RATES = {**rates, "user": "1/min"}
         try:
             good.get("/api/me")  # (the one the rate lets through)
-            counted = timed_each(good, 429, args.samples, before=held_tokens.clear)
+            counted = timed(good, 429, args.samples, before=held_tokens.clear)
             rows.append(("good token over its account's rate, 429 (counted)", *counted))
             rows.append(
                 (

@@ -100,11 +100,7 @@ class TimedHttpToolsProtocol(HttpToolsProtocol):
         if self._head_bytes is not None:
             self._head_bytes += len(data)
             if self._head_bytes > self.max_head_bytes:
-                self._stop_timer()
-                if self.cycle is not None and not self.cycle.response_complete:
-                    self._close()  # (an answer is under way: no other can be sent)
-                else:
-                    self._refuse(431)
+                self._head_refused()
                 return
         super().data_received(data)
 
@@ -116,13 +112,18 @@ class TimedHttpToolsProtocol(HttpToolsProtocol):
 
     def send_400_response(self, msg: str) -> None:
         if self._too_many_fields:
-            self._stop_timer()
-            if self.cycle is not None and not self.cycle.response_complete:
-                self._close()  # (an answer is under way: no other can be sent)
-            else:
-                self._refuse(431)
+            self._head_refused()
             return
         super().send_400_response(msg)
+
+    def _head_refused(self) -> None:
+        """A head over a bound: ``431``, and the connection closed (only closed while the
+        request before it is answered: no other answer can be sent)."""
+        self._stop_timer()
+        if self.cycle is not None and not self.cycle.response_complete:
+            self._close()
+        else:
+            self._refuse(431)
 
     def on_headers_complete(self) -> None:
         super().on_headers_complete()

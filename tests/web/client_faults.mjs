@@ -1762,18 +1762,27 @@ async function streamServer() {
   return { streams, url: `http://127.0.0.1:${server.address().port}`, close };
 }
 
+/**
+ * A Golf table at version 10 (its page's clock faked) whose stream is `server`'s, opened
+ * once: the page, and its connection banner's text.
+ * @param {Awaited<ReturnType<typeof streamServer>>} server
+ */
+async function atTableOn(server) {
+  const match = fakeMatch([golfView(10)]);
+  const { page } = await open(async (method, path, query) => {
+    if (path === `/matches/${ID}/stream`) return continueTo(`${server.url}/stream?${query}`);
+    return match.answer(method, path, query);
+  }, { clock: true });
+  await atVersion(page, 10);
+  await until(() => server.streams.length === 1);
+  return { page, banner: () => page.locator(".connection").textContent() };
+}
+
 scenarios.silentStream = async () => {
   // the stream's connection dies without a word: no error, no end, nothing more read
-  const match = fakeMatch([golfView(10)]);
   const server = await streamServer();
   try {
-    const { page } = await open(async (method, path, query) => {
-      if (path === `/matches/${ID}/stream`) return continueTo(`${server.url}/stream?${query}`);
-      return match.answer(method, path, query);
-    }, { clock: true });
-    await atVersion(page, 10);
-    await until(() => server.streams.length === 1);
-    const banner = () => page.locator(".connection").textContent();
+    const { page, banner } = await atTableOn(server);
     const keepAlive = async () => {
       server.streams[0].response.write("\n");
       await sleep(300); // (the line reaches the page)
@@ -1805,16 +1814,9 @@ scenarios.silentStream = async () => {
 
 scenarios.offlineOnline = async () => {
   // the device goes offline (its network gone), then back online
-  const match = fakeMatch([golfView(10)]);
   const server = await streamServer();
   try {
-    const { page } = await open(async (method, path, query) => {
-      if (path === `/matches/${ID}/stream`) return continueTo(`${server.url}/stream?${query}`);
-      return match.answer(method, path, query);
-    }, { clock: true });
-    await atVersion(page, 10);
-    await until(() => server.streams.length === 1);
-    const banner = () => page.locator(".connection").textContent();
+    const { page, banner } = await atTableOn(server);
     await page.context().setOffline(true);
     // said at once, with no clock run: the stream is let go
     await page.locator(".connection", { hasText: "reconnecting" }).waitFor({ timeout: 3_000 });
